@@ -1,0 +1,154 @@
+# perfev build.  `make` builds libperfev.{a,so} and perfev; `make check` runs
+# every test (also under ASan+UBSan); `make demo` profiles the bundled workload.
+# Variables: CC, BUILD (output directory), SAN=1 (sanitizers), PREFIX, DESTDIR.
+
+CC       ?= cc
+BUILD    ?= build
+PREFIX   ?= /usr/local
+DESTDIR  ?=
+LIBDIR   ?= $(PREFIX)/lib
+INCDIR   ?= $(PREFIX)/include
+BINDIR   ?= $(PREFIX)/bin
+MANDIR   ?= $(PREFIX)/share/man
+
+VERSION  := 0.1.0
+SOMAJOR  := 0
+
+WARN     := -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes -Wmissing-prototypes \
+            -Wno-missing-field-initializers
+CFLAGS   ?= -O2 -g
+ALL_CFLAGS := -std=c11 -D_GNU_SOURCE $(WARN) -fvisibility=hidden -fPIC -Iinclude -Isrc/lib \
+            $(CFLAGS)
+ifeq ($(SAN),1)
+ALL_CFLAGS += -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
+SAN_LDFLAGS := -fsanitize=address,undefined
+endif
+LIBS     := -lpfm -lm
+LDFLAGS  ?=
+ALL_LDFLAGS := $(SAN_LDFLAGS) $(LDFLAGS)
+
+LIB_SRCS := $(sort $(wildcard src/lib/*.c))
+CLI_SRCS := $(sort $(wildcard src/cli/*.c))
+TEST_SRCS := $(sort $(wildcard tests/test_*.c))
+HELPER_SRCS := $(sort $(wildcard tests/helpers/*.c))
+BENCH_SRCS := $(sort $(wildcard bench/*.c))
+EXAMPLE_SRCS := $(sort $(wildcard examples/*.c))
+
+LIB_OBJS := $(LIB_SRCS:%.c=$(BUILD)/%.o)
+CLI_OBJS := $(CLI_SRCS:%.c=$(BUILD)/%.o)
+TESTS    := $(TEST_SRCS:%.c=$(BUILD)/%)
+HELPERS  := $(HELPER_SRCS:%.c=$(BUILD)/%)
+BENCHES  := $(BENCH_SRCS:%.c=$(BUILD)/%)
+EXAMPLES := $(EXAMPLE_SRCS:%.c=$(BUILD)/%)
+
+STATIC   := $(BUILD)/libperfev.a
+SHARED   := $(BUILD)/libperfev.so.$(VERSION)
+TOOL     := $(BUILD)/perfev
+MAP      := src/lib/libperfev.map
+
+.PHONY: all lib tool tests helpers bench examples check check-fast check-san demo install \
+        uninstall fuzz setup docs clean
+.DEFAULT_GOAL := all
+
+all: lib tool examples
+lib: $(STATIC) $(SHARED) $(BUILD)/perfev.pc
+tool: $(TOOL)
+tests: $(TESTS) $(HELPERS) $(TOOL)
+helpers: $(HELPERS)
+bench: $(BENCHES) $(TOOL) $(HELPERS)
+examples: $(EXAMPLES)
+
+$(BUILD)/%.o: %.c
+	@mkdir -p $(dir $@)
+	$(CC) $(ALL_CFLAGS) -MMD -MP -c -o $@ $<
+
+$(STATIC): $(LIB_OBJS)
+	@rm -f $@
+	ar rcs $@ $^
+
+$(SHARED): $(LIB_OBJS) $(MAP)
+	$(CC) -shared -Wl,-soname,libperfev.so.$(SOMAJOR) -Wl,--version-script=$(MAP) \
+	      -Wl,--no-undefined $(ALL_LDFLAGS) -o $@ $(LIB_OBJS) $(LIBS)
+	ln -sf libperfev.so.$(VERSION) $(BUILD)/libperfev.so.$(SOMAJOR)
+	ln -sf libperfev.so.$(SOMAJOR) $(BUILD)/libperfev.so
+
+$(BUILD)/perfev.pc: perfev.pc.in Makefile
+	@mkdir -p $(dir $@)
+	sed -e 's|@PREFIX@|$(PREFIX)|; s|@LIBDIR@|$(LIBDIR)|; s|@INCDIR@|$(INCDIR)|; s|@VERSION@|$(VERSION)|' \
+	    $< > $@
+
+$(TOOL): $(CLI_OBJS) $(STATIC)
+	$(CC) $(ALL_LDFLAGS) -o $@ $(CLI_OBJS) $(STATIC) $(LIBS)
+
+$(BUILD)/tests/test_%: $(BUILD)/tests/test_%.o $(STATIC)
+	$(CC) $(ALL_LDFLAGS) -o $@ $< $(STATIC) $(LIBS) -lcmocka -lpthread
+
+# Workloads the tests run: plain programs, no library.
+$(BUILD)/tests/helpers/%: tests/helpers/%.c
+	@mkdir -p $(dir $@)
+	$(CC) -std=c11 -D_GNU_SOURCE -O1 -g -fno-omit-frame-pointer -Wall -Wextra -Werror \
+	      -fno-inline-functions-called-once -o $@ $< -lpthread
+
+$(BUILD)/bench/%: $(BUILD)/bench/%.o $(STATIC)
+	$(CC) $(ALL_LDFLAGS) -o $@ $< $(STATIC) $(LIBS) -lpthread
+
+$(BUILD)/examples/%: $(BUILD)/examples/%.o $(STATIC)
+	$(CC) $(ALL_LDFLAGS) -o $@ $< $(STATIC) $(LIBS)
+
+setup:
+	@sh scripts/setup.sh
+
+# The whole suite: a normal build, then again under ASan+UBSan, then the fuzzers briefly.
+check: setup
+	$(MAKE) --no-print-directory check-fast
+	$(MAKE) --no-print-directory check-san
+	$(MAKE) --no-print-directory fuzz-smoke
+	@sh tests/summary.sh $(BUILD)/results.txt $(BUILD)/san/results.txt $(BUILD)/fuzz/results.txt
+
+check-fast: all tests
+	@sh tests/run.sh $(BUILD) $(BUILD)/results.txt
+
+check-san:
+	$(MAKE) --no-print-directory BUILD=$(BUILD)/san SAN=1 CC=$(CC) all tests
+	@ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1 \
+	    sh tests/run.sh $(BUILD)/san $(BUILD)/san/results.txt
+
+demo: setup all helpers
+	@sh scripts/demo.sh $(BUILD)
+
+FUZZ_SRCS := $(sort $(wildcard fuzz/fuzz_*.c))
+FUZZERS   := $(FUZZ_SRCS:fuzz/%.c=$(BUILD)/fuzz/%)
+FUZZ_CFLAGS := -std=c11 -D_GNU_SOURCE -g -O1 -Iinclude -Isrc/lib -fsanitize=fuzzer,address,undefined \
+               -fno-sanitize-recover=all
+fuzz: $(FUZZERS)
+$(BUILD)/fuzz/%: fuzz/%.c $(LIB_SRCS)
+	@mkdir -p $(dir $@)
+	clang $(FUZZ_CFLAGS) -o $@ $< $(LIB_SRCS) $(LIBS)
+
+# Each fuzzer over its seed corpus plus a short bounded run of new inputs.
+fuzz-smoke: $(FUZZERS)
+	@sh fuzz/smoke.sh $(BUILD)/fuzz $(BUILD)/fuzz/results.txt
+
+install: all
+	install -d $(DESTDIR)$(LIBDIR)/pkgconfig $(DESTDIR)$(INCDIR)/perfev $(DESTDIR)$(BINDIR) \
+	           $(DESTDIR)$(MANDIR)/man1 $(DESTDIR)$(MANDIR)/man3
+	install -m 644 include/perfev/*.h $(DESTDIR)$(INCDIR)/perfev/
+	install -m 644 $(STATIC) $(DESTDIR)$(LIBDIR)/
+	install -m 755 $(SHARED) $(DESTDIR)$(LIBDIR)/
+	ln -sf libperfev.so.$(VERSION) $(DESTDIR)$(LIBDIR)/libperfev.so.$(SOMAJOR)
+	ln -sf libperfev.so.$(SOMAJOR) $(DESTDIR)$(LIBDIR)/libperfev.so
+	install -m 644 $(BUILD)/perfev.pc $(DESTDIR)$(LIBDIR)/pkgconfig/
+	install -m 755 $(TOOL) $(DESTDIR)$(BINDIR)/
+	install -m 644 docs/*.1 $(DESTDIR)$(MANDIR)/man1/
+	install -m 644 docs/*.3 $(DESTDIR)$(MANDIR)/man3/
+
+uninstall:
+	rm -rf $(DESTDIR)$(INCDIR)/perfev
+	rm -f $(DESTDIR)$(LIBDIR)/libperfev.* $(DESTDIR)$(LIBDIR)/pkgconfig/perfev.pc \
+	      $(DESTDIR)$(BINDIR)/perfev $(DESTDIR)$(MANDIR)/man1/perfev*.1 \
+	      $(DESTDIR)$(MANDIR)/man3/libperfev.3
+
+clean:
+	rm -rf $(BUILD)
+
+-include $(shell find $(BUILD) -name '*.d' 2>/dev/null)

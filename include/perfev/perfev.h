@@ -1,0 +1,12 @@
+/* SPDX-License-Identifier: MIT */
+/* perfev: the whole public API. */
+#ifndef PERFEV_PERFEV_H
+#define PERFEV_PERFEV_H
+
+#include "perfev/common.h"
+#include "perfev/cpumap.h"
+#include "perfev/events.h"
+#include "perfev/evlist.h"
+#include "perfev/workload.h"
+
+#endif

@@ -1,0 +1,37 @@
+#!/bin/sh
+# Installs the Debian packages perfev needs to build, test and benchmark, when any
+# is missing. Quiet when everything is already there; idempotent.
+set -eu
+
+# Build: compilers, pkg-config, the libraries libperfev links.
+# Test: cmocka, Linux perf as the interop peer, valgrind, hyperfine for bench/.
+# libclang-rt-14-dev carries libFuzzer and clang's sanitizer runtimes.
+PKGS="gcc clang make pkg-config binutils libcmocka-dev libpfm4-dev libelf-dev libdw-dev
+libzstd-dev zlib1g-dev linux-perf valgrind hyperfine libclang-rt-14-dev procps"
+
+missing=""
+for p in $PKGS; do
+	st=$(dpkg-query -W -f='${db:Status-Status}' "$p" 2>/dev/null || true)
+	[ "$st" = "installed" ] || missing="$missing $p"
+done
+
+if [ -n "$missing" ]; then
+	if [ "$(id -u)" != 0 ]; then
+		echo "perfev setup: these Debian packages are missing:$missing" >&2
+		echo "perfev setup: run 'make demo' or 'make check' as root, or install them with:" >&2
+		echo "  sudo apt-get install$missing" >&2
+		exit 1
+	fi
+	echo "perfev setup: installing$missing"
+	export DEBIAN_FRONTEND=noninteractive
+	apt-get update -qq >/dev/null
+	# shellcheck disable=SC2086
+	apt-get install -y -qq --no-install-recommends $missing >/dev/null
+fi
+
+# Tracepoint events are named through tracefs; mount it where the kernel expects it.
+if [ "$(id -u)" = 0 ] && [ -d /sys/kernel/tracing ] && [ ! -e /sys/kernel/tracing/events ]; then
+	mount -t tracefs nodev /sys/kernel/tracing 2>/dev/null ||
+		echo "perfev setup: could not mount tracefs at /sys/kernel/tracing; tracepoint tests will skip" >&2
+fi
+exit 0

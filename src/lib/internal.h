@@ -1,0 +1,46 @@
+/* SPDX-License-Identifier: MIT */
+/* Definitions shared by the library's files; never installed. */
+#ifndef PERFEV_INTERNAL_H
+#define PERFEV_INTERNAL_H
+
+#include <errno.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "perfev/common.h"
+
+#define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
+#define PRINTF_LIKE(f, a) __attribute__((format(printf, f, a)))
+
+void pr_log(enum perfev_print_level level, const char *fmt, ...) PRINTF_LIKE(2, 3);
+#define pr_warn(...) pr_log(PERFEV_WARN, __VA_ARGS__)
+#define pr_info(...) pr_log(PERFEV_INFO, __VA_ARGS__)
+#define pr_debug(...) pr_log(PERFEV_DEBUG, __VA_ARGS__)
+
+/*
+ * Records the explanation perfev_last_error() returns and gives back -err
+ * (err positive), so a failure path reads: return set_error(ENOENT, "...").
+ */
+int set_error(int err, const char *fmt, ...) PRINTF_LIKE(2, 3);
+/* Appends to the current explanation (e.g. a hint after the cause). */
+void append_error(const char *fmt, ...) PRINTF_LIKE(1, 2);
+/* Like set_error() but for pointer-returning functions: sets errno, returns NULL. */
+void *set_error_ptr(int err, const char *fmt, ...) PRINTF_LIKE(2, 3);
+
+/* Reads a whole small text file (sysfs, procfs) into buf; returns length or -errno. */
+int read_text_file(const char *path, char *buf, size_t size);
+/* Reads an unsigned integer (decimal, or 0x hex) from a sysfs/procfs file. */
+int read_u64_file(const char *path, uint64_t *val);
+
+/* Overflow-checked size arithmetic. */
+static inline bool size_mul_ok(size_t a, size_t b, size_t *res)
+{
+	return !__builtin_mul_overflow(a, b, res);
+}
+static inline bool size_add_ok(size_t a, size_t b, size_t *res)
+{
+	return !__builtin_add_overflow(a, b, res);
+}
+
+#endif

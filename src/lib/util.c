@@ -1,0 +1,53 @@
+/* SPDX-License-Identifier: MIT */
+/* Small readers of sysfs and procfs files. */
+#include <fcntl.h>
+#include <inttypes.h>
+#include <stdlib.h>
+#include <unistd.h>
+
+#include "internal.h"
+
+int read_text_file(const char *path, char *buf, size_t size)
+{
+	size_t len = 0;
+	int fd;
+
+	if (!size)
+		return -EINVAL;
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -errno;
+	while (len + 1 < size) {
+		ssize_t n = read(fd, buf + len, size - 1 - len);
+
+		if (n < 0) {
+			if (errno == EINTR)
+				continue;
+			int err = errno;
+
+			close(fd);
+			return -err;
+		}
+		if (n == 0)
+			break;
+		len += (size_t)n;
+	}
+	close(fd);
+	buf[len] = '\0';
+	return (int)len;
+}
+
+int read_u64_file(const char *path, uint64_t *val)
+{
+	char buf[64], *end;
+	int n = read_text_file(path, buf, sizeof(buf));
+
+	if (n < 0)
+		return n;
+	errno = 0;
+	unsigned long long v = strtoull(buf, &end, 0);
+	if (errno || end == buf || (*end && *end != '\n'))
+		return -PERFEV_ERR_SYNTAX;
+	*val = v;
+	return 0;
+}
