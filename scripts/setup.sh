@@ -4,10 +4,11 @@
 set -eu
 
 # Build: compilers, pkg-config, the libraries libperfev links.
-# Test: cmocka, Linux perf as the interop peer, valgrind, hyperfine for bench/.
+# Test: cmocka, Linux perf as the interop peer, valgrind, jq to validate JSON,
+# hyperfine for bench/.
 # libclang-rt-14-dev carries libFuzzer and clang's sanitizer runtimes.
 PKGS="gcc clang make pkg-config binutils libcmocka-dev libpfm4-dev libelf-dev libdw-dev
-libzstd-dev zlib1g-dev linux-perf valgrind hyperfine libclang-rt-14-dev procps"
+libzstd-dev zlib1g-dev linux-perf valgrind hyperfine libclang-rt-14-dev procps jq"
 
 missing=""
 for p in $PKGS; do
@@ -24,9 +25,13 @@ if [ -n "$missing" ]; then
 	fi
 	echo "perfev setup: installing$missing"
 	export DEBIAN_FRONTEND=noninteractive
-	apt-get update -qq >/dev/null
+	apt-get update -qq >/dev/null 2>&1 || true
 	# shellcheck disable=SC2086
-	apt-get install -y -qq --no-install-recommends $missing >/dev/null
+	if ! apt-get install -y -qq --no-install-recommends $missing >/tmp/perfev-setup.log 2>&1; then
+		cat /tmp/perfev-setup.log >&2
+		echo "perfev setup: installing the packages failed (log above); check network access to the Debian mirror" >&2
+		exit 1
+	fi
 fi
 
 # Tracepoint events are named through tracefs; mount it where the kernel expects it.

@@ -265,41 +265,48 @@ static bool unsupported_error(int err, const struct perf_event_attr *attr)
 	}
 }
 
+/*
+ * A cgroup is named relative to the cgroup2 mount (or the perf_event v1
+ * one), like perf does; a path that already starts with the mount is taken
+ * as it is.
+ */
 static int open_cgroup(const char *name)
 {
-	char path[4096], line[4096];
+	char path[4096], line[4096], mnt[2048] = "";
 	FILE *f;
 	int fd;
+	size_t ml;
 
-	if (name[0] == '/' && access(name, F_OK) == 0) {
-		snprintf(path, sizeof(path), "%s", name);
-	} else {
-		char mnt[2048] = "";
+	f = fopen("/proc/mounts", "re");
+	if (!f)
+		return set_error(errno, "cannot read /proc/mounts to find the cgroup mount: %s",
+				 strerror(errno));
+	while (fgets(line, sizeof(line), f)) {
+		char dev[256], dir[2048], type[64], opts[1024] = "";
 
-		f = fopen("/proc/mounts", "re");
-		if (!f)
-			return set_error(errno, "cannot read /proc/mounts to find the cgroup mount: %s",
-					 strerror(errno));
-		while (fgets(line, sizeof(line), f)) {
-			char dev[256], dir[2048], type[64];
-
-			if (sscanf(line, "%255s %2047s %63s", dev, dir, type) != 3)
-				continue;
-			if (!strcmp(type, "cgroup2") || (!strcmp(type, "cgroup") && strstr(line, "perf_event"))) {
-				snprintf(mnt, sizeof(mnt), "%s", dir);
-				if (!strcmp(type, "cgroup2"))
-					break;
-			}
+		if (sscanf(line, "%255s %2047s %63s %1023s", dev, dir, type, opts) < 3)
+			continue;
+		if (!strcmp(type, "cgroup2")) {
+			snprintf(mnt, sizeof(mnt), "%s", dir);
+			break;
 		}
-		fclose(f);
-		if (!mnt[0])
-			return set_error(ENOENT, "no cgroup2 (or perf_event cgroup) file system is mounted; "
-						 "mount one with 'mount -t cgroup2 none /sys/fs/cgroup'");
-		snprintf(path, sizeof(path), "%s/%s", mnt, name[0] == '/' ? name + 1 : name);
+		if (!strcmp(type, "cgroup") && strstr(opts, "perf_event"))
+			snprintf(mnt, sizeof(mnt), "%s", dir);
 	}
+	fclose(f);
+	if (!mnt[0])
+		return set_error(ENOENT, "no cgroup2 (or perf_event cgroup) file system is mounted; "
+					 "mount one with 'mount -t cgroup2 none /sys/fs/cgroup'");
+	ml = strlen(mnt);
+	if (!strncmp(name, mnt, ml) && (name[ml] == '/' || !name[ml]))
+		snprintf(path, sizeof(path), "%s", name);
+	else
+		snprintf(path, sizeof(path), "%s/%s", mnt, name[0] == '/' ? name + 1 : name);
 	fd = open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 	if (fd < 0)
-		return set_error(errno, "cannot open cgroup '%s' (%s): %s", name, path, strerror(errno));
+		return set_error(errno, "cannot open cgroup '%s' (%s): %s; cgroups are named relative "
+					"to %s",
+				 name, path, strerror(errno), mnt);
 	return fd;
 }
 

@@ -1,0 +1,67 @@
+/*
+ * The cost of reading one counter through libperfev (perfev_evlist__read of
+ * a one-event list, which decodes the read_format and stores the reading)
+ * against a raw read(2) of the same fd.  Rounds alternate the two so that
+ * machine noise hits both alike; the medians of per-round costs are compared.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "perfev/perfev.h"
+
+#define ROUNDS 41
+#define READS 20000
+
+static double now(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec * 1e9 + ts.tv_nsec;
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return (x > y) - (x < y);
+}
+
+int main(void)
+{
+	struct perfev_evlist *el = perfev_evlist__new();
+	struct perfev_open_opts o = { .sz = sizeof(o), .pid = 0 };
+	double lib[ROUNDS], raw[ROUNDS];
+	uint64_t buf[8];
+	int fd;
+
+	if (perfev_evlist__add_events(el, "task-clock") || perfev_evlist__open(el, &o)) {
+		fprintf(stderr, "bench_read: %s\n", perfev_last_error());
+		return 1;
+	}
+	fd = perfev_evsel__fd(perfev_evlist__next_evsel(el, NULL), 0, 0);
+	for (int r = 0; r < ROUNDS; r++) {
+		double t0 = now();
+
+		for (int i = 0; i < READS; i++)
+			perfev_evlist__read(el);
+		double t1 = now();
+
+		for (int i = 0; i < READS; i++)
+			if (read(fd, buf, sizeof(buf)) < 0)
+				return 1;
+		double t2 = now();
+
+		lib[r] = (t1 - t0) / READS;
+		raw[r] = (t2 - t1) / READS;
+	}
+	qsort(lib, ROUNDS, sizeof(double), cmp_double);
+	qsort(raw, ROUNDS, sizeof(double), cmp_double);
+	printf("counter_read_vs_read2: ratio %.3f (perfev_evlist__read %.1f ns, read(2) %.1f ns; "
+	       "medians of %d rounds x %d reads; goal <= 1.05)\n",
+	       lib[ROUNDS / 2] / raw[ROUNDS / 2], lib[ROUNDS / 2], raw[ROUNDS / 2], ROUNDS, READS);
+	perfev_evlist__delete(el);
+	return 0;
+}

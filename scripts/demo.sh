@@ -1,0 +1,16 @@
+#!/bin/sh
+# 'make demo': measure the bundled workload (tests/helpers/demo.c) with perfev stat.
+set -eu
+BUILD=${1:-build}
+PERFEV=$BUILD/perfev
+W=$BUILD/tests/helpers/demo
+
+echo "== perfev stat on the bundled workload (the default event set)"
+"$PERFEV" stat -- "$W"
+echo
+echo "== where its time and events go: CPU time, faults, switches and the system calls it makes"
+events=task-clock,page-faults,context-switches
+if [ -e /sys/kernel/tracing/events/syscalls/sys_enter_getppid ]; then
+	events="$events,syscalls:sys_enter_getppid,syscalls:sys_enter_mmap,syscalls:sys_enter_munmap"
+fi
+"$PERFEV" stat -e "$events" -r 3 -- "$W"

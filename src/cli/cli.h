@@ -1,0 +1,59 @@
+/* SPDX-License-Identifier: MIT */
+/* Shared by the perfev tool's subcommands. */
+#ifndef PERFEV_CLI_H
+#define PERFEV_CLI_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#define PRINTF_LIKE(f, a) __attribute__((format(printf, f, a)))
+
+struct cmd {
+	const char *name;
+	int (*fn)(int argc, char **argv);
+	const char *summary;
+};
+
+/* The subcommand now running, for message prefixes ("perfev stat: ..."). */
+extern const char *cli_cmd_name;
+
+/*
+ * Errors and notes go to stderr prefixed with the command; with --json an
+ * error is instead written to stdout as {"error": "..."} so a script reading
+ * the JSON always gets JSON.
+ */
+void cli_error(const char *fmt, ...) PRINTF_LIKE(1, 2);
+void cli_note(const char *fmt, ...) PRINTF_LIKE(1, 2);
+extern bool cli_json_errors;
+/* Where results (and JSON errors) go; stdout unless a command says otherwise. */
+extern FILE *cli_result_stream;
+
+/* Parses a decimal number in [min, max]; false with an error printed otherwise. */
+bool cli_parse_long(const char *opt, const char *s, long min, long max, long *out);
+
+/* A JSON writer: commas and nesting are tracked, strings escaped to valid UTF-8. */
+struct json {
+	FILE *f;
+	int depth;
+	bool need_comma[32];
+	bool pretty;
+};
+void json_init(struct json *j, FILE *f, bool pretty);
+void json_obj_begin(struct json *j, const char *key);
+void json_obj_end(struct json *j);
+void json_arr_begin(struct json *j, const char *key);
+void json_arr_end(struct json *j);
+void json_str(struct json *j, const char *key, const char *val);
+void json_u64(struct json *j, const char *key, uint64_t val);
+void json_i64(struct json *j, const char *key, int64_t val);
+void json_double(struct json *j, const char *key, double val);
+void json_bool(struct json *j, const char *key, bool val);
+void json_null(struct json *j, const char *key);
+/* Writes s as a JSON string literal, quotes included. */
+void json_write_string(FILE *f, const char *s);
+
+int cmd_stat(int argc, char **argv);
+int cmd_list(int argc, char **argv);
+
+#endif

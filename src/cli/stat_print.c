@@ -1,0 +1,548 @@
+/* SPDX-License-Identifier: MIT */
+/* perfev stat's output: human, CSV and JSON, with derived metrics and run statistics. */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli.h"
+#include "perfev/perfev.h"
+#include "stat_print.h"
+
+struct srow {
+	struct perfev_evsel *ev;
+	bool hidden;		 /* an unsupported event of the default set */
+	int nruns;		 /* runs in which it counted */
+	double sum, sumsq;	 /* of the scaled per-run values */
+	uint64_t ena, run;	 /* summed over runs, for the multiplexing percentage */
+	struct perfev_counts prev; /* for interval deltas */
+	/* the values being printed now */
+	double val;
+	bool counted;
+	double pct_running;
+};
+
+struct stat_printer {
+	struct perfev_evlist *el;
+	FILE *out;
+	enum stat_format fmt;
+	const char *sep;
+	char **argv;
+	long pid;
+	bool default_set;
+	struct srow *rows;
+	int nr;
+	int runs;
+	double elapsed_sum, elapsed_sumsq;
+	double user_s, sys_s;
+	int64_t cur_elapsed;
+};
+
+void fmt_thousands(char *buf, size_t size, uint64_t v)
+{
+	char tmp[32];
+	int n = snprintf(tmp, sizeof(tmp), "%llu", (unsigned long long)v), o = 0;
+
+	for (int i = 0; i < n && (size_t)o + 2 < size; i++) {
+		if (i && (n - i) % 3 == 0)
+			buf[o++] = ',';
+		buf[o++] = tmp[i];
+	}
+	buf[o] = '\0';
+}
+
+struct stat_printer *stat_printer__new(struct perfev_evlist *el, FILE *out, enum stat_format fmt,
+				       const char *sep, char **argv, long pid, bool default_set)
+{
+	struct stat_printer *pr = calloc(1, sizeof(*pr));
+	struct perfev_evsel *ev;
+	int i = 0;
+
+	if (!pr)
+		return NULL;
+	pr->el = el;
+	pr->out = out;
+	pr->fmt = fmt;
+	pr->sep = sep;
+	pr->argv = argv;
+	pr->pid = pid;
+	pr->default_set = default_set;
+	pr->nr = perfev_evlist__nr_evsels(el);
+	pr->rows = calloc((size_t)pr->nr + 1, sizeof(*pr->rows));
+	if (!pr->rows) {
+		free(pr);
+		return NULL;
+	}
+	perfev_evlist__for_each_evsel(el, ev)
+		pr->rows[i++].ev = ev;
+	return pr;
+}
+
+void stat_printer__delete(struct stat_printer *pr)
+{
+	if (!pr)
+		return;
+	free(pr->rows);
+	free(pr);
+}
+
+int stat_printer__check_supported(struct stat_printer *pr, bool verbose)
+{
+	int usable = 0;
+	bool noted = false;
+
+	for (int i = 0; i < pr->nr; i++) {
+		struct srow *r = &pr->rows[i];
+
+		if (!perfev_evsel__open_status(r->ev)) {
+			usable++;
+			continue;
+		}
+		if (pr->default_set) {
+			r->hidden = true;
+			if (!noted)
+				cli_note("note: %s; counting the software events only",
+					 perfev_evsel__open_error(r->ev));
+			noted = true;
+		} else if (verbose) {
+			cli_note("%s", perfev_evsel__open_error(r->ev));
+		}
+	}
+	if (!usable) {
+		if (pr->nr == 1)
+			cli_error("%s", perfev_evsel__open_error(pr->rows[0].ev));
+		else
+			cli_error("none of the events can be counted here; first: %s",
+				  perfev_evsel__open_error(pr->rows[0].ev));
+		return -1;
+	}
+	return 0;
+}
+
+void stat_printer__start_run(struct stat_printer *pr)
+{
+	for (int i = 0; i < pr->nr; i++)
+		memset(&pr->rows[i].prev, 0, sizeof(pr->rows[i].prev));
+}
+
+static bool same_modifiers(const struct perf_event_attr *a, const struct perf_event_attr *b)
+{
+	return a->exclude_user == b->exclude_user && a->exclude_kernel == b->exclude_kernel &&
+	       a->exclude_hv == b->exclude_hv && a->exclude_guest == b->exclude_guest;
+}
+
+/* The row counting (type, config) with the same modifiers as like, if counted. */
+static const struct srow *find_row(const struct stat_printer *pr, const struct perfev_evsel *like,
+				   uint32_t type, uint64_t config)
+{
+	const struct perf_event_attr *la = perfev_evsel__attr((struct perfev_evsel *)like);
+
+	for (int i = 0; i < pr->nr; i++) {
+		const struct srow *r = &pr->rows[i];
+		const struct perf_event_attr *a = perfev_evsel__attr(r->ev);
+
+		if (!r->hidden && r->counted && a->type == type && a->config == config &&
+		    same_modifiers(a, la))
+			return r;
+	}
+	return NULL;
+}
+
+static bool is_clock(const struct perf_event_attr *a)
+{
+	return a->type == PERF_TYPE_SOFTWARE &&
+	       (a->config == PERF_COUNT_SW_TASK_CLOCK || a->config == PERF_COUNT_SW_CPU_CLOCK);
+}
+
+static const char *const cache_names[] = { "L1-dcache", "L1-icache", "LLC", "dTLB",
+					   "iTLB",	"branch",    "node" };
+static const char *const cache_ops[] = { "load", "store", "prefetch" };
+
+struct metric {
+	double val;
+	char unit[64];
+	bool valid;
+};
+
+/* Derived figures where the events allow: CPUs utilized, rates, IPC, miss ratios. */
+static struct metric compute_metric(const struct stat_printer *pr, const struct srow *r,
+				    double elapsed_ns)
+{
+	const struct perf_event_attr *a = perfev_evsel__attr(r->ev);
+	struct metric m = { 0 };
+	const struct srow *o;
+	double time_ns = elapsed_ns;
+
+	if (!r->counted)
+		return m;
+	/* Rates per second of CPU time, as perf gives them, when task-clock is counted. */
+	o = find_row(pr, r->ev, PERF_TYPE_SOFTWARE, PERF_COUNT_SW_TASK_CLOCK);
+	if (o && o->val > 0)
+		time_ns = o->val;
+	if (is_clock(a)) {
+		if (elapsed_ns > 0) {
+			m.val = r->val / elapsed_ns;
+			snprintf(m.unit, sizeof(m.unit), "CPUs utilized");
+			m.valid = true;
+		}
+		return m;
+	}
+	if (a->type == PERF_TYPE_HARDWARE) {
+		switch (a->config) {
+		case PERF_COUNT_HW_INSTRUCTIONS:
+			o = find_row(pr, r->ev, PERF_TYPE_HARDWARE, PERF_COUNT_HW_CPU_CYCLES);
+			if (o && o->val > 0) {
+				m.val = r->val / o->val;
+				snprintf(m.unit, sizeof(m.unit), "insn per cycle");
+				m.valid = true;
+			}
+			return m;
+		case PERF_COUNT_HW_CPU_CYCLES:
+			if (time_ns > 0) {
+				m.val = r->val / time_ns;
+				snprintf(m.unit, sizeof(m.unit), "GHz");
+				m.valid = true;
+			}
+			return m;
+		case PERF_COUNT_HW_BRANCH_MISSES:
+			o = find_row(pr, r->ev, PERF_TYPE_HARDWARE, PERF_COUNT_HW_BRANCH_INSTRUCTIONS);
+			if (o && o->val > 0) {
+				m.val = 100.0 * r->val / o->val;
+				snprintf(m.unit, sizeof(m.unit), "%% of all branches");
+				m.valid = true;
+			}
+			return m;
+		case PERF_COUNT_HW_CACHE_MISSES:
+			o = find_row(pr, r->ev, PERF_TYPE_HARDWARE, PERF_COUNT_HW_CACHE_REFERENCES);
+			if (o && o->val > 0) {
+				m.val = 100.0 * r->val / o->val;
+				snprintf(m.unit, sizeof(m.unit), "%% of all cache refs");
+				m.valid = true;
+			}
+			return m;
+		default:
+			break;
+		}
+	}
+	if (a->type == PERF_TYPE_HW_CACHE && ((a->config >> 16) & 0xff) == PERF_COUNT_HW_CACHE_RESULT_MISS) {
+		uint64_t cache = a->config & 0xff, op = (a->config >> 8) & 0xff;
+
+		o = find_row(pr, r->ev, PERF_TYPE_HW_CACHE,
+			     cache | (op << 8) | ((uint64_t)PERF_COUNT_HW_CACHE_RESULT_ACCESS << 16));
+		if (o && o->val > 0 && cache < 7 && op < 3) {
+			m.val = 100.0 * r->val / o->val;
+			snprintf(m.unit, sizeof(m.unit), "%% of all %s %s accesses", cache_names[cache],
+				 cache_ops[op]);
+			m.valid = true;
+		}
+		return m;
+	}
+	if (a->type == PERF_TYPE_SOFTWARE && a->config == PERF_COUNT_SW_DUMMY)
+		return m;
+	if (time_ns > 0) {
+		double rate = r->val / (time_ns / 1e9);
+		const char *pfx = "";
+
+		if (rate >= 1e9)
+			rate /= 1e9, pfx = "G";
+		else if (rate >= 1e6)
+			rate /= 1e6, pfx = "M";
+		else if (rate >= 1e3)
+			rate /= 1e3, pfx = "K";
+		m.val = rate;
+		snprintf(m.unit, sizeof(m.unit), "%s/sec", pfx);
+		m.valid = true;
+	}
+	return m;
+}
+
+/* Relative standard deviation of the mean, in percent, as perf stat -r shows it. */
+static double rel_stddev(double sum, double sumsq, int n)
+{
+	double mean, var;
+
+	if (n < 2 || sum == 0)
+		return 0;
+	mean = sum / n;
+	var = (sumsq - n * mean * mean) / (n - 1);
+	if (var < 0)
+		var = 0;
+	return 100.0 * sqrt(var / n) / mean;
+}
+
+static void print_command(FILE *f, char **argv)
+{
+	for (int i = 0; argv[i]; i++) {
+		if (i)
+			fputc(' ', f);
+		/* Control bytes in a command line would garble the terminal. */
+		for (const unsigned char *s = (const unsigned char *)argv[i]; *s; s++)
+			fputc(*s < 0x20 || *s == 0x7f ? '?' : *s, f);
+	}
+}
+
+static void print_human_row(struct stat_printer *pr, const struct srow *r, double elapsed_ns,
+			    double stddev, const char *prefix)
+{
+	FILE *f = pr->out;
+	const char *name = perfev_evsel__name(r->ev);
+	const struct perf_event_attr *a = perfev_evsel__attr(r->ev);
+	char num[48];
+
+	fputs(prefix, f);
+	if (perfev_evsel__open_status(r->ev)) {
+		fprintf(f, "%18s      %-34s\n", "<not supported>", name);
+		return;
+	}
+	if (!r->counted) {
+		fprintf(f, "%18s      %-34s\n", "<not counted>", name);
+		return;
+	}
+	if (is_clock(a)) {
+		snprintf(num, sizeof(num), "%.2f", r->val / 1e6);
+		fprintf(f, "%18s msec %-34s", num, name);
+	} else {
+		fmt_thousands(num, sizeof(num), (uint64_t)llround(r->val));
+		fprintf(f, "%18s      %-34s", num, name);
+	}
+	struct metric m = compute_metric(pr, r, elapsed_ns);
+
+	if (m.valid)
+		fprintf(f, " # %8.3f %-22s", m.val, m.unit);
+	else
+		fprintf(f, "   %8s %-22s", "", "");
+	if (stddev > 0)
+		fprintf(f, " ( +- %5.2f%% )", stddev);
+	if (r->pct_running < 99.995)
+		fprintf(f, " (%.2f%%)", r->pct_running);
+	fputc('\n', f);
+}
+
+static void print_csv_row(struct stat_printer *pr, const struct srow *r, double elapsed_ns,
+			  double stddev, const double *t_s)
+{
+	FILE *f = pr->out;
+	const char *s = pr->sep;
+	const struct perf_event_attr *a = perfev_evsel__attr(r->ev);
+	struct metric m = compute_metric(pr, r, elapsed_ns);
+
+	if (t_s)
+		fprintf(f, "%.9f%s", *t_s, s);
+	if (perfev_evsel__open_status(r->ev))
+		fprintf(f, "<not supported>%s", s);
+	else if (!r->counted)
+		fprintf(f, "<not counted>%s", s);
+	else if (is_clock(a))
+		fprintf(f, "%.2f%s", r->val / 1e6, s);
+	else
+		fprintf(f, "%.0f%s", r->val, s);
+	fprintf(f, "%s%s%s%s%llu%s%.2f%s", is_clock(a) ? "msec" : "", s, perfev_evsel__name(r->ev), s,
+		(unsigned long long)(r->counted ? r->run : 0), s, r->counted ? r->pct_running : 0.0,
+		s);
+	if (m.valid)
+		fprintf(f, "%.3f%s%s", m.val, s, m.unit);
+	else
+		fprintf(f, "%s", s);
+	if (pr->runs > 1)
+		fprintf(f, "%s%.2f", s, stddev);
+	fputc('\n', f);
+}
+
+static void json_row(struct stat_printer *pr, struct json *j, const struct srow *r,
+		     double elapsed_ns, double stddev)
+{
+	const struct perf_event_attr *a = perfev_evsel__attr(r->ev);
+	bool supported = !perfev_evsel__open_status(r->ev);
+	struct metric m = compute_metric(pr, r, elapsed_ns);
+
+	json_obj_begin(j, NULL);
+	json_str(j, "event", perfev_evsel__name(r->ev));
+	json_bool(j, "supported", supported);
+	json_bool(j, "counted", supported && r->counted);
+	if (supported && r->counted)
+		json_double(j, "value", is_clock(a) ? r->val / 1e6 : r->val);
+	else
+		json_null(j, "value");
+	json_str(j, "unit", is_clock(a) ? "msec" : "");
+	json_u64(j, "running_ns", r->run);
+	json_double(j, "pct_running", r->counted ? r->pct_running : 0.0);
+	if (m.valid) {
+		json_double(j, "metric_value", m.val);
+		json_str(j, "metric_unit", m.unit);
+	}
+	if (pr->runs > 1)
+		json_double(j, "stddev_pct", stddev);
+	if (!supported)
+		json_str(j, "error", perfev_evsel__open_error(r->ev));
+	json_obj_end(j);
+}
+
+void stat_printer__interval(struct stat_printer *pr, uint64_t t_ns)
+{
+	double t_s = (double)t_ns / 1e9;
+	struct json j;
+	char prefix[32];
+	static bool header_done;
+
+	for (int i = 0; i < pr->nr; i++) {
+		struct srow *r = &pr->rows[i];
+		struct perfev_counts c, d;
+
+		if (r->hidden || perfev_evsel__open_status(r->ev) ||
+		    perfev_evsel__counts_total(r->ev, &c))
+			continue;
+		d.val = c.val - r->prev.val;
+		d.ena = c.ena - r->prev.ena;
+		d.run = c.run - r->prev.run;
+		r->prev = c;
+		r->counted = d.run > 0;
+		r->val = (double)perfev_scale(d.val, d.ena, d.run);
+		r->run = d.run;
+		r->pct_running = perfev_counts__running_pct(&d);
+	}
+	/* The interval's elapsed time is the time base for its rates. */
+	double span = pr->cur_elapsed ? (double)(t_ns - (uint64_t)pr->cur_elapsed) : (double)t_ns;
+
+	pr->cur_elapsed = (int64_t)t_ns;
+	if (pr->fmt == STAT_FMT_JSON) {
+		json_init(&j, pr->out, false);
+		json_obj_begin(&j, NULL);
+		json_double(&j, "interval_s", t_s);
+		json_arr_begin(&j, "events");
+		for (int i = 0; i < pr->nr; i++)
+			if (!pr->rows[i].hidden)
+				json_row(pr, &j, &pr->rows[i], span, 0);
+		json_arr_end(&j);
+		json_obj_end(&j);
+	} else if (pr->fmt == STAT_FMT_CSV) {
+		for (int i = 0; i < pr->nr; i++)
+			if (!pr->rows[i].hidden)
+				print_csv_row(pr, &pr->rows[i], span, 0, &t_s);
+	} else {
+		if (!header_done)
+			fprintf(pr->out, "#           time             counts unit events\n");
+		header_done = true;
+		snprintf(prefix, sizeof(prefix), "%16.9f", t_s);
+		for (int i = 0; i < pr->nr; i++)
+			if (!pr->rows[i].hidden)
+				print_human_row(pr, &pr->rows[i], span, 0, prefix);
+	}
+	fflush(pr->out);
+}
+
+void stat_printer__end_run(struct stat_printer *pr, uint64_t elapsed_ns, const struct rusage *ru,
+			   bool summary)
+{
+	if (!summary) {
+		/* Interval mode: the time since the last interval is one more interval. */
+		stat_printer__interval(pr, elapsed_ns);
+		pr->cur_elapsed = 0;
+		pr->runs = -1; /* nothing to summarise */
+		return;
+	}
+	pr->runs++;
+	pr->elapsed_sum += (double)elapsed_ns;
+	pr->elapsed_sumsq += (double)elapsed_ns * (double)elapsed_ns;
+	pr->user_s += (double)ru->ru_utime.tv_sec + ru->ru_utime.tv_usec / 1e6;
+	pr->sys_s += (double)ru->ru_stime.tv_sec + ru->ru_stime.tv_usec / 1e6;
+	for (int i = 0; i < pr->nr; i++) {
+		struct srow *r = &pr->rows[i];
+		struct perfev_counts c;
+
+		if (r->hidden || perfev_evsel__open_status(r->ev) ||
+		    perfev_evsel__counts_total(r->ev, &c) || !c.run)
+			continue;
+		double v = (double)perfev_counts__scaled(&c);
+
+		r->nruns++;
+		r->sum += v;
+		r->sumsq += v * v;
+		r->ena += c.ena;
+		r->run += c.run;
+	}
+}
+
+void stat_printer__finish(struct stat_printer *pr)
+{
+	FILE *f = pr->out;
+	int n = pr->runs;
+	double elapsed;
+
+	if (n <= 0)
+		return;
+	elapsed = pr->elapsed_sum / n;
+	for (int i = 0; i < pr->nr; i++) {
+		struct srow *r = &pr->rows[i];
+		struct perfev_counts c = { .ena = r->ena, .run = r->run };
+
+		r->counted = r->nruns > 0;
+		r->val = r->nruns ? r->sum / r->nruns : 0;
+		r->pct_running = perfev_counts__running_pct(&c);
+	}
+	if (pr->fmt == STAT_FMT_JSON) {
+		struct json j;
+
+		json_init(&j, f, false);
+		json_obj_begin(&j, NULL);
+		if (pr->argv[0]) {
+			json_arr_begin(&j, "command");
+			for (int i = 0; pr->argv[i]; i++)
+				json_str(&j, NULL, pr->argv[i]);
+			json_arr_end(&j);
+		} else if (pr->pid > 0) {
+			json_i64(&j, "pid", pr->pid);
+		}
+		json_i64(&j, "runs", n);
+		json_arr_begin(&j, "events");
+		for (int i = 0; i < pr->nr; i++)
+			if (!pr->rows[i].hidden)
+				json_row(pr, &j, &pr->rows[i], elapsed,
+					 rel_stddev(pr->rows[i].sum, pr->rows[i].sumsq, pr->rows[i].nruns));
+		json_arr_end(&j);
+		json_double(&j, "elapsed_s", elapsed / 1e9);
+		if (n > 1)
+			json_double(&j, "elapsed_stddev_pct",
+				    rel_stddev(pr->elapsed_sum, pr->elapsed_sumsq, n));
+		json_double(&j, "user_s", pr->user_s / n);
+		json_double(&j, "sys_s", pr->sys_s / n);
+		json_obj_end(&j);
+		fflush(f);
+		return;
+	}
+	if (pr->fmt == STAT_FMT_CSV) {
+		for (int i = 0; i < pr->nr; i++)
+			if (!pr->rows[i].hidden)
+				print_csv_row(pr, &pr->rows[i], elapsed,
+					      rel_stddev(pr->rows[i].sum, pr->rows[i].sumsq,
+							 pr->rows[i].nruns),
+					      NULL);
+		fflush(f);
+		return;
+	}
+	fputs("\n Performance counter stats for ", f);
+	if (pr->argv[0]) {
+		fputc('\'', f);
+		print_command(f, pr->argv);
+		fputc('\'', f);
+	} else if (pr->pid > 0) {
+		fprintf(f, "process id '%ld'", pr->pid);
+	} else {
+		fputs("'system wide'", f);
+	}
+	if (n > 1)
+		fprintf(f, " (%d runs)", n);
+	fputs(":\n\n", f);
+	for (int i = 0; i < pr->nr; i++)
+		if (!pr->rows[i].hidden)
+			print_human_row(pr, &pr->rows[i], elapsed,
+					rel_stddev(pr->rows[i].sum, pr->rows[i].sumsq, pr->rows[i].nruns),
+					"");
+	fprintf(f, "\n %18.9f seconds time elapsed", elapsed / 1e9);
+	if (n > 1)
+		fprintf(f, "  ( +- %5.2f%% )", rel_stddev(pr->elapsed_sum, pr->elapsed_sumsq, n));
+	fputs("\n\n", f);
+	if (pr->argv[0]) {
+		fprintf(f, " %18.9f seconds user\n", pr->user_s / n);
+		fprintf(f, " %18.9f seconds sys\n\n", pr->sys_s / n);
+	}
+	fflush(f);
+}

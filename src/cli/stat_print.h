@@ -1,0 +1,38 @@
+/* SPDX-License-Identifier: MIT */
+/* perfev stat's output: human, CSV and JSON, with derived metrics and run statistics. */
+#ifndef PERFEV_STAT_PRINT_H
+#define PERFEV_STAT_PRINT_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <sys/resource.h>
+
+#include "perfev/evlist.h"
+
+enum stat_format { STAT_FMT_HUMAN, STAT_FMT_CSV, STAT_FMT_JSON };
+
+struct stat_printer;
+
+struct stat_printer *stat_printer__new(struct perfev_evlist *el, FILE *out, enum stat_format fmt,
+				       const char *sep, char **argv, long pid, bool default_set);
+void stat_printer__delete(struct stat_printer *pr);
+/*
+ * After the first open: hides unsupported events of the default set (noting
+ * once that hardware events are missing) and notes each unsupported event
+ * the user asked for.  -1 with an error printed when nothing can be counted.
+ */
+int stat_printer__check_supported(struct stat_printer *pr, bool verbose);
+void stat_printer__start_run(struct stat_printer *pr);
+/* Prints the counts since the previous interval; the evlist was just read. */
+void stat_printer__interval(struct stat_printer *pr, uint64_t t_ns);
+/* Accounts one finished run (the evlist was just read). */
+void stat_printer__end_run(struct stat_printer *pr, uint64_t elapsed_ns, const struct rusage *ru,
+			   bool summary);
+/* Prints the summary of every run. */
+void stat_printer__finish(struct stat_printer *pr);
+
+/* Formats v with thousands separators. */
+void fmt_thousands(char *buf, size_t size, uint64_t v);
+
+#endif
