@@ -47,7 +47,7 @@ TOOL     := $(BUILD)/perfev
 MAP      := src/lib/libperfev.map
 
 .PHONY: all lib tool tests helpers bench examples check check-fast check-san demo install \
-        uninstall fuzz setup docs clean
+        uninstall fuzz fuzz-smoke setup clean
 .DEFAULT_GOAL := all
 
 all: lib tool examples
@@ -55,7 +55,8 @@ lib: $(STATIC) $(SHARED) $(BUILD)/perfev.pc
 tool: $(TOOL)
 tests: $(TESTS) $(HELPERS) $(TOOL)
 helpers: $(HELPERS)
-bench: $(BENCHES) $(TOOL) $(HELPERS)
+bench: setup $(BENCHES) $(TOOL) $(HELPERS)
+	@sh bench/run.sh $(BUILD)
 examples: $(EXAMPLES)
 
 $(BUILD)/%.o: %.c
@@ -137,7 +138,8 @@ install: all
 	install -m 755 $(SHARED) $(DESTDIR)$(LIBDIR)/
 	ln -sf libperfev.so.$(VERSION) $(DESTDIR)$(LIBDIR)/libperfev.so.$(SOMAJOR)
 	ln -sf libperfev.so.$(SOMAJOR) $(DESTDIR)$(LIBDIR)/libperfev.so
-	install -m 644 $(BUILD)/perfev.pc $(DESTDIR)$(LIBDIR)/pkgconfig/
+	sed -e 's|@PREFIX@|$(PREFIX)|; s|@LIBDIR@|$(LIBDIR)|; s|@INCDIR@|$(INCDIR)|; s|@VERSION@|$(VERSION)|' \
+	    perfev.pc.in > $(DESTDIR)$(LIBDIR)/pkgconfig/perfev.pc
 	install -m 755 $(TOOL) $(DESTDIR)$(BINDIR)/
 	install -m 644 docs/*.1 $(DESTDIR)$(MANDIR)/man1/
 	install -m 644 docs/*.3 $(DESTDIR)$(MANDIR)/man3/

@@ -87,8 +87,10 @@ void stat_printer__delete(struct stat_printer *pr)
 
 int stat_printer__check_supported(struct stat_printer *pr, bool verbose)
 {
+	char missing[512] = "";
+	const char *why = NULL;
+	size_t len = 0;
 	int usable = 0;
-	bool noted = false;
 
 	for (int i = 0; i < pr->nr; i++) {
 		struct srow *r = &pr->rows[i];
@@ -99,13 +101,19 @@ int stat_printer__check_supported(struct stat_printer *pr, bool verbose)
 		}
 		if (pr->default_set) {
 			r->hidden = true;
-			if (!noted)
-				cli_note("note: %s; counting the software events only",
-					 perfev_evsel__open_error(r->ev));
-			noted = true;
+			if (len < sizeof(missing))
+				len += (size_t)snprintf(missing + len, sizeof(missing) - len, "%s%s",
+							len ? ", " : "", perfev_evsel__name(r->ev));
+			if (!why)
+				why = perfev_evsel__open_error(r->ev);
 		} else if (verbose) {
 			cli_note("%s", perfev_evsel__open_error(r->ev));
 		}
+	}
+	if (why) {
+		cli_note("note: %s cannot be counted here; counting the software events only", missing);
+		if (verbose)
+			cli_note("%s", why);
 	}
 	if (!usable) {
 		if (pr->nr == 1)
@@ -306,9 +314,12 @@ static void print_human_row(struct stat_printer *pr, const struct srow *r, doubl
 	}
 	struct metric m = compute_metric(pr, r, elapsed_ns);
 
+	bool more = stddev > 0 || r->pct_running < 99.995;
+
+	/* Columns are padded only when something follows them: no trailing blanks. */
 	if (m.valid)
-		fprintf(f, " # %8.3f %-22s", m.val, m.unit);
-	else
+		fprintf(f, more ? " # %8.3f %-22s" : " # %8.3f %s", m.val, m.unit);
+	else if (more)
 		fprintf(f, "   %8s %-22s", "", "");
 	if (stddev > 0)
 		fprintf(f, " ( +- %5.2f%% )", stddev);

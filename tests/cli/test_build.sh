@@ -11,8 +11,8 @@ check "libperfev.so has soname libperfev.so.0" sh -c "readelf -d '$SO' | grep -q
 
 nm -D --defined-only "$SO" | awk '$2 == "T" { print $3 }' | sed 's/@.*//' | sort -u >"$TMP/exported"
 # Every function declared PERFEV_API in the public headers (the name before its '(').
-cat include/perfev/*.h | tr '\n' ' ' | sed 's/;/;\n/g' | grep 'PERFEV_API' |
-	sed -E 's/\(.*//; s/.*[ *]([a-z_0-9]+)[ ]*$/\1/' | sort -u >"$TMP/declared"
+cat include/perfev/*.h | tr '\n' ' ' | grep -oE 'PERFEV_API[^;(]*\(' |
+	sed -E 's/[ ]*\($//; s/.*[ *]//' | grep -v '^__attribute__$' | sort -u >"$TMP/declared"
 if cmp -s "$TMP/exported" "$TMP/declared"; then
 	ok "exported symbols are exactly the PERFEV_API declarations ($(wc -l <"$TMP/declared"))"
 else
@@ -20,17 +20,17 @@ else
 fi
 check "every exported symbol carries the version node" sh -c "nm -D --defined-only '$SO' | awk '\$2 == \"T\"' | grep -v -c '@@PERFEV_0.1.0' | grep -qx 0"
 
-make --no-print-directory -s BUILD="$BUILD_DIR" $SANARG install PREFIX=/usr DESTDIR="$TMP/root" >"$TMP/install.log" 2>&1
-check "make install honours PREFIX and DESTDIR" sh -c "[ -f '$TMP/root/usr/include/perfev/perfev.h' ] && [ -x '$TMP/root/usr/bin/perfev' ] && [ -f '$TMP/root/usr/lib/libperfev.a' ] && [ -L '$TMP/root/usr/lib/libperfev.so.0' ] && [ -f '$TMP/root/usr/share/man/man1/perfev-stat.1' ] && [ -f '$TMP/root/usr/share/man/man3/libperfev.3' ]"
-PKG_CONFIG_SYSROOT_DIR="$TMP/root" PKG_CONFIG_LIBDIR="$TMP/root/usr/lib/pkgconfig" pkg-config --cflags --libs perfev >"$TMP/pc" 2>&1
+make --no-print-directory -s BUILD="$BUILD_DIR" $SANARG install PREFIX=/opt/perfev DESTDIR="$TMP/root" >"$TMP/install.log" 2>&1
+check "make install honours PREFIX and DESTDIR" sh -c "[ -f '$TMP/root/opt/perfev/include/perfev/perfev.h' ] && [ -x '$TMP/root/opt/perfev/bin/perfev' ] && [ -f '$TMP/root/opt/perfev/lib/libperfev.a' ] && [ -L '$TMP/root/opt/perfev/lib/libperfev.so.0' ] && [ -f '$TMP/root/opt/perfev/share/man/man1/perfev-stat.1' ] && [ -f '$TMP/root/opt/perfev/share/man/man3/libperfev.3' ]"
+PKG_CONFIG_SYSROOT_DIR="$TMP/root" PKG_CONFIG_LIBDIR="$TMP/root/opt/perfev/lib/pkgconfig" pkg-config --cflags --libs perfev >"$TMP/pc" 2>&1
 check "perfev.pc gives flags ($(cat "$TMP/pc"))" grep -q -- '-lperfev' "$TMP/pc"
 if cc -std=c11 -Wall -Wextra -Werror $SANFLAGS $(cat "$TMP/pc") examples/count_region.c -o "$TMP/count_region" \
-	$(PKG_CONFIG_SYSROOT_DIR="$TMP/root" PKG_CONFIG_LIBDIR="$TMP/root/usr/lib/pkgconfig" pkg-config --libs perfev) \
-	-Wl,-rpath,"$TMP/root/usr/lib" >"$TMP/cc.log" 2>&1; then
+	$(PKG_CONFIG_SYSROOT_DIR="$TMP/root" PKG_CONFIG_LIBDIR="$TMP/root/opt/perfev/lib/pkgconfig" pkg-config --libs perfev) \
+	-Wl,-rpath,"$TMP/root/opt/perfev/lib" >"$TMP/cc.log" 2>&1; then
 	ok "examples/count_region.c builds against the installed library"
 	"$TMP/count_region" >"$TMP/run.log" 2>&1
 	check "the example counts its region with the shared library" grep -q 'page-faults' "$TMP/run.log"
-	check "the example runs on the installed libperfev.so.0" sh -c "ldd '$TMP/count_region' | grep -q '$TMP/root/usr/lib/libperfev.so.0'"
+	check "the example runs on the installed libperfev.so.0" sh -c "ldd '$TMP/count_region' | grep -q '$TMP/root/opt/perfev/lib/libperfev.so.0'"
 else
 	not_ok "examples/count_region.c builds against the installed library" "$(cat "$TMP/cc.log")"
 fi
