@@ -181,15 +181,16 @@ static void test_breakpoint_counts_writes(void **state)
 	perfev_evlist__delete(el);
 }
 
+static volatile unsigned long sink;
+
 static void burn(long ms)
 {
 	struct timespec t0, t;
-	volatile unsigned long x = 0;
 
 	clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t0);
 	do {
 		for (int i = 0; i < 10000; i++)
-			x += (unsigned long)i;
+			sink += (unsigned long)i;
 		clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t);
 	} while ((t.tv_sec - t0.tv_sec) * 1000 + (t.tv_nsec - t0.tv_nsec) / 1000000 < ms);
 }

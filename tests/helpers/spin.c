@@ -3,6 +3,8 @@
 #include <stdlib.h>
 #include <time.h>
 
+static volatile unsigned long sink;
+
 static long long cpu_ns(void)
 {
 	struct timespec ts;
@@ -14,11 +16,10 @@ static long long cpu_ns(void)
 int main(int argc, char **argv)
 {
 	long long ms = argc > 1 ? atoll(argv[1]) : 100, t0 = cpu_ns();
-	volatile unsigned long x = 0;
 
 	while (cpu_ns() - t0 < ms * 1000000LL)
 		for (int i = 0; i < 10000; i++)
-			x += (unsigned long)i * 7;
+			sink += (unsigned long)i * 7;
 	printf("%lld\n", cpu_ns());
 	return 0;
 }
