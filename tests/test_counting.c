@@ -224,7 +224,7 @@ static void test_group_reads_consistently(void **state)
 		      (unsigned long long)c[1].val);
 	assert_true(c[0].val >= 45000000);
 	/* cpu-clock advances on timer ticks and reads: close to task-clock, not equal */
-	assert_true(llabs((long long)c[0].val - (long long)c[1].val) < (long long)c[0].val / 4);
+	assert_true(llabs((long long)c[0].val - (long long)c[1].val) < (long long)c[0].val / 10);
 	perfev_evlist__delete(el);
 }
 

@@ -353,7 +353,13 @@ static void prepare_attr(struct perfev_evsel *ev, const struct perfev_open_opts 
 	if (leader && ev->nr_members > 1 && !o->inherit)
 		a->read_format |= PERF_FORMAT_GROUP;
 	if (leader) {
-		a->disabled = o->start_disabled || o->enable_on_exec;
+		/*
+		 * Leaders start disabled even when counting should start now: a
+		 * member added to a group already counting on the calling task
+		 * does not count until the task is next scheduled in.  The list
+		 * is enabled once every member exists, as perf does.
+		 */
+		a->disabled = 1;
 		a->enable_on_exec = o->enable_on_exec;
 	} else {
 		/* Members follow their leader's enable state. */
@@ -458,6 +464,11 @@ int perfev_evlist__open(struct perfev_evlist *el, const struct perfev_open_opts 
 					ev->ids[s] = 0;
 			}
 		}
+	}
+	if (!o.start_disabled && !o.enable_on_exec) {
+		err = perfev_evlist__enable(el);
+		if (err)
+			goto err_out;
 	}
 	return 0;
 err_out:

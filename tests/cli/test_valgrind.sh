@@ -1,0 +1,32 @@
+#!/bin/sh
+# The main paths under valgrind's memcheck: no invalid access, no leak.
+. "$(dirname "$0")/lib.sh"
+
+vg() { # DESC ARGS...
+	d=$1
+	shift
+	if valgrind -q --error-exitcode=99 --leak-check=full --show-leak-kinds=definite,indirect \
+		--errors-for-leak-kinds=definite,indirect "$@" >"$TMP/out" 2>"$TMP/vg"; then
+		ok "$d"
+	elif [ $? = 99 ]; then
+		not_ok "$d" "$(head -n 30 "$TMP/vg")"
+	else
+		ok "$d (non-zero exit, no memcheck error)"
+	fi
+}
+
+case $BUILD_DIR in
+*/san)
+	# memcheck and AddressSanitizer cannot share a process; the gcc build covers this.
+	skip "valgrind memcheck of perfev stat" "sanitizer build"
+	skip "valgrind memcheck of perfev list" "sanitizer build"
+	exit 0 ;;
+esac
+command -v valgrind >/dev/null || { not_ok "valgrind is installed (scripts/setup.sh)"; exit 0; }
+
+vg "perfev stat (default set, fallback) is memcheck clean" "$PERFEV" stat -- "$HELPERS/touch_pages" 100
+vg "perfev stat with groups, -r, --json is memcheck clean" \
+	"$PERFEV" stat --json -r 2 -e '{task-clock,page-faults},msr/tsc/,context-switches' -- true
+vg "perfev stat -I and CSV is memcheck clean" "$PERFEV" stat -I 50 -x, -e task-clock -- "$HELPERS/spin" 120
+vg "perfev stat on a bad spec is memcheck clean" "$PERFEV" stat -e '{cylces,page-faults' -- true
+vg "perfev list is memcheck clean" "$PERFEV" list
