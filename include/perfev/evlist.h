@@ -144,6 +144,13 @@ struct perfev_counts {
  * perfev_evsel__counts*() return.
  */
 PERFEV_API int perfev_evlist__read(struct perfev_evlist *evlist);
+/*
+ * Reads one event's counter on (cpu_idx, thread_idx) now, with one read(2),
+ * into out (a group member is read by itself), without touching the stored
+ * readings: the cheapest read the library offers.
+ */
+PERFEV_API int perfev_evsel__read(const struct perfev_evsel *evsel, int cpu_idx, int thread_idx,
+				  struct perfev_counts *out);
 /* The stored reading of one (cpu_idx, thread_idx). */
 PERFEV_API int perfev_evsel__counts(const struct perfev_evsel *evsel, int cpu_idx, int thread_idx,
 				    struct perfev_counts *out);

@@ -581,6 +581,34 @@ static int evsel__read_one(struct perfev_evsel *ev, int s)
 	return n < 0 ? n : 0;
 }
 
+int perfev_evsel__read(const struct perfev_evsel *ev, int cpu_idx, int thread_idx,
+		       struct perfev_counts *out)
+{
+	int s = slot(ev, cpu_idx, thread_idx), n;
+	uint64_t buf[8], *b = buf;
+	size_t size = sizeof(buf);
+
+	if (s < 0 || ev->fds[s] < 0)
+		return set_error(EBADF, "event '%s' is not open on that CPU and thread", ev->name);
+	/* A group leader's fd gives the whole group; the leader's value comes first. */
+	if (ev->attr.read_format & PERF_FORMAT_GROUP) {
+		size = perfev_read_format__size(ev->attr.read_format, (uint64_t)ev->nr_members);
+		if (size > sizeof(buf)) {
+			b = malloc(size);
+			if (!b)
+				return set_error(ENOMEM, "out of memory");
+		}
+	}
+	n = read_fd(ev->fds[s], b, size);
+	if (n < 0)
+		n = set_error(-n, "cannot read event '%s': %s", ev->name, strerror(-n));
+	else
+		n = perfev_read_format__parse(ev->attr.read_format, b, (size_t)n, out, 1);
+	if (b != buf)
+		free(b);
+	return n < 0 ? n : 0;
+}
+
 int perfev_evlist__read(struct perfev_evlist *el)
 {
 	int n, err;
