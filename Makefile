@@ -19,9 +19,12 @@ WARN     := -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes -Wmissing-prototy
 CFLAGS   ?= -O2 -g
 ALL_CFLAGS := -std=c11 -D_GNU_SOURCE $(WARN) -fvisibility=hidden -fPIC -Iinclude -Isrc/lib \
             $(CFLAGS)
+NO_UNDEF := -Wl,--no-undefined
 ifeq ($(SAN),1)
 ALL_CFLAGS += -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
 SAN_LDFLAGS := -fsanitize=address,undefined
+# The sanitizer runtime comes with the executable, so a sanitized .so has undefined symbols.
+NO_UNDEF :=
 endif
 LIBS     := -lpfm -lm
 LDFLAGS  ?=
@@ -69,7 +72,7 @@ $(STATIC): $(LIB_OBJS)
 
 $(SHARED): $(LIB_OBJS) $(MAP)
 	$(CC) -shared -Wl,-soname,libperfev.so.$(SOMAJOR) -Wl,--version-script=$(MAP) \
-	      -Wl,--no-undefined $(ALL_LDFLAGS) -o $@ $(LIB_OBJS) $(LIBS)
+	      $(NO_UNDEF) $(ALL_LDFLAGS) -o $@ $(LIB_OBJS) $(LIBS)
 	ln -sf libperfev.so.$(VERSION) $(BUILD)/libperfev.so.$(SOMAJOR)
 	ln -sf libperfev.so.$(SOMAJOR) $(BUILD)/libperfev.so
 
