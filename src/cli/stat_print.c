@@ -314,14 +314,14 @@ static void print_human_row(struct stat_printer *pr, const struct srow *r, doubl
 	}
 	struct metric m = compute_metric(pr, r, elapsed_ns);
 
-	bool more = stddev > 0 || r->pct_running < 99.995;
+	bool more = pr->runs > 1 || r->pct_running < 99.995;
 
 	/* Columns are padded only when something follows them: no trailing blanks. */
 	if (m.valid)
 		fprintf(f, more ? " # %8.3f %-22s" : " # %8.3f %s", m.val, m.unit);
 	else if (more)
 		fprintf(f, "   %8s %-22s", "", "");
-	if (stddev > 0)
+	if (pr->runs > 1)
 		fprintf(f, " ( +- %5.2f%% )", stddev);
 	if (r->pct_running < 99.995)
 		fprintf(f, " (%.2f%%)", r->pct_running);
