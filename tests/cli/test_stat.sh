@@ -97,6 +97,9 @@ check "-r shows the variation" grep -q "+-" "$TMP/r"
 lines=$(grep -c 'task-clock' "$TMP/i")
 check "-I 100 over ~450 ms prints at least 4 intervals ($lines)" [ "$lines" -ge 4 ]
 
+"$PERFEV" stat -I 100 --json -e task-clock,page-faults -- "$HELPERS/spin" 250 >/dev/null 2>"$TMP/ij"
+check "-I --json: every line is a JSON interval" sh -c "jq -e -s 'length >= 2 and all(.interval_s > 0 and (.events | length) == 2)' '$TMP/ij' >/dev/null"
+
 # --- SIGINT stops counting and still prints; the command's status comes back
 "$PERFEV" stat -e task-clock -- sleep 5 2>"$TMP/s" &
 p=$!
