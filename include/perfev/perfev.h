@@ -7,6 +7,7 @@
 #include "perfev/cpumap.h"
 #include "perfev/events.h"
 #include "perfev/evlist.h"
+#include "perfev/record.h"
 #include "perfev/selfmon.h"
 #include "perfev/workload.h"
 
