@@ -161,10 +161,6 @@ static bool is_clock(const struct perf_event_attr *a)
 	       (a->config == PERF_COUNT_SW_TASK_CLOCK || a->config == PERF_COUNT_SW_CPU_CLOCK);
 }
 
-static const char *const cache_names[] = { "L1-dcache", "L1-icache", "LLC", "dTLB",
-					   "iTLB",	"branch",    "node" };
-static const char *const cache_ops[] = { "load", "store", "prefetch" };
-
 struct metric {
 	double val;
 	char unit[64];
@@ -236,10 +232,10 @@ static struct metric compute_metric(const struct stat_printer *pr, const struct 
 
 		o = find_row(pr, r->ev, PERF_TYPE_HW_CACHE,
 			     cache | (op << 8) | ((uint64_t)PERF_COUNT_HW_CACHE_RESULT_ACCESS << 16));
-		if (o && o->val > 0 && cache < 7 && op < 3) {
+		/* The access event's own name says what the ratio is of: "% of all LLC-loads". */
+		if (o && o->val > 0) {
 			m.val = 100.0 * r->val / o->val;
-			snprintf(m.unit, sizeof(m.unit), "%% of all %s %s accesses", cache_names[cache],
-				 cache_ops[op]);
+			snprintf(m.unit, sizeof(m.unit), "%% of all %s", perfev_evsel__name(o->ev));
 			m.valid = true;
 		}
 		return m;
