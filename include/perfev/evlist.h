@@ -194,6 +194,47 @@ PERFEV_API int perfev_event_open(struct perf_event_attr *attr, pid_t pid, int cp
 PERFEV_API int perfev_explain_open_error(int err, const struct perf_event_attr *attr,
 					 const char *name, char *buf, size_t size);
 
+/*
+ * Sampling: maps one ring per CPU of the list (per-CPU lists) or per thread
+ * (lists opened on "any CPU"), and redirects every other open event of that
+ * CPU or thread into it with PERF_EVENT_IOC_SET_OUTPUT, as perf does, so a
+ * recorder drains nr_rings buffers whatever the number of events.  The
+ * ring fds are added to an epoll set that perfev_evlist__poll() waits on.
+ * Call after perfev_evlist__open(); perfev_evlist__close() unmaps.
+ */
+struct perfev_mmap_opts {
+	size_t sz;	   /* sizeof(struct perfev_mmap_opts) */
+	size_t data_pages; /* per ring, power of two; 0 means 128 */
+	bool overwrite;	   /* read-only rings (events need write_backward) */
+	size_t aux_pages;  /* AUX area per ring, 0 for none */
+	size_t :0;
+};
+#define perfev_mmap_opts__last_field aux_pages
+
+struct perfev_ring;
+PERFEV_API int perfev_evlist__mmap(struct perfev_evlist *evlist, const struct perfev_mmap_opts *opts);
+PERFEV_API void perfev_evlist__munmap(struct perfev_evlist *evlist);
+PERFEV_API int perfev_evlist__nr_rings(const struct perfev_evlist *evlist);
+PERFEV_API struct perfev_ring *perfev_evlist__ring(const struct perfev_evlist *evlist, int idx);
+/* The CPU ring idx collects (-1 for a per-thread ring). */
+PERFEV_API int perfev_evlist__ring_cpu(const struct perfev_evlist *evlist, int idx);
+/*
+ * Waits up to timeout_ms (-1: forever) for a ring to reach its wakeup
+ * point (attr.wakeup_events / wakeup_watermark) or for a monitored task to
+ * exit (POLLHUP), and returns how many ring fds are ready, 0 on timeout,
+ * or -errno (-EINTR when a signal arrived).  *hup (may be NULL) is set to
+ * the number of fds that reported POLLHUP in this call.
+ */
+PERFEV_API int perfev_evlist__poll(struct perfev_evlist *evlist, int timeout_ms, int *hup);
+/*
+ * Adds a caller's fd (a signal pipe, a pidfd) to the epoll set, so that
+ * perfev_evlist__poll() also returns when it becomes readable.
+ */
+PERFEV_API int perfev_evlist__add_pollfd(struct perfev_evlist *evlist, int fd);
+/* The event whose kernel id is id (PERF_SAMPLE_IDENTIFIER / ID), or NULL. */
+PERFEV_API struct perfev_evsel *perfev_evlist__evsel_by_id(const struct perfev_evlist *evlist,
+							  uint64_t id);
+
 /* Enables / disables every counter attached to the calling process (prctl). */
 PERFEV_API int perfev_process_events_enable(void);
 PERFEV_API int perfev_process_events_disable(void);

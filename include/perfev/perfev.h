@@ -7,8 +7,11 @@
 #include "perfev/cpumap.h"
 #include "perfev/events.h"
 #include "perfev/evlist.h"
+#include "perfev/perfdata.h"
 #include "perfev/record.h"
+#include "perfev/ring.h"
 #include "perfev/selfmon.h"
+#include "perfev/synth.h"
 #include "perfev/workload.h"
 
 #endif

@@ -1,0 +1,180 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * perfev: writing perf.data, the file format Linux perf reads and writes.
+ *
+ *	struct perfev_data_writer_opts o = { .sz = sizeof(o) };
+ *	struct perfev_data_writer *w = perfev_data_writer__new(fd, &o);
+ *	perfev_data_writer__add_attr(w, &attr, ids, nr_ids, "cpu-clock");
+ *	perfev_data_writer__start(w);           // header, attrs (and ids)
+ *	... perfev_data_writer__write(w, records, len); per drained ring ...
+ *	perfev_data_writer__finished_round(w);  // after each drain of every ring
+ *	perfev_data_writer__finish(w);          // feature sections, final header
+ *	perfev_data_writer__delete(w);
+ *
+ * File mode (the default) lays the file out as perf does: the header, the
+ * ids of each attr, the attrs, the data, then the feature sections.  The
+ * header is rewritten with the current data size after every round, so a
+ * file whose writer was killed reads up to its last round (without feature
+ * sections).  Pipe mode (opts.pipe, for "-o -") writes the pipe header and
+ * carries attrs and features as PERF_RECORD_HEADER_ATTR / HEADER_FEATURE
+ * records, since nothing can be rewritten.
+ *
+ * With opts.compress_level > 0 the records are compressed with zstd into
+ * PERF_RECORD_COMPRESSED records and the HEADER_COMPRESSED feature is
+ * written, as "perf record -z" does.
+ *
+ * Write failures (a full disk: ENOSPC, EDQUOT, EFBIG, EIO) come back as
+ * -errno with perfev_last_error() naming the file offset; what was written
+ * before stays readable and finish() still tries to write the header.
+ */
+#ifndef PERFEV_PERFDATA_H
+#define PERFEV_PERFDATA_H
+
+#include <linux/perf_event.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "perfev/common.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* perf's own record types (tools/lib/perf/include/perf/event.h numbering). */
+enum perfev_user_record_type {
+	PERFEV_RECORD_HEADER_ATTR = 64,
+	PERFEV_RECORD_HEADER_EVENT_TYPE = 65,
+	PERFEV_RECORD_HEADER_TRACING_DATA = 66,
+	PERFEV_RECORD_HEADER_BUILD_ID = 67,
+	PERFEV_RECORD_FINISHED_ROUND = 68,
+	PERFEV_RECORD_ID_INDEX = 69,
+	PERFEV_RECORD_AUXTRACE_INFO = 70,
+	PERFEV_RECORD_AUXTRACE = 71,
+	PERFEV_RECORD_AUXTRACE_ERROR = 72,
+	PERFEV_RECORD_THREAD_MAP = 73,
+	PERFEV_RECORD_CPU_MAP = 74,
+	PERFEV_RECORD_STAT_CONFIG = 75,
+	PERFEV_RECORD_STAT = 76,
+	PERFEV_RECORD_STAT_ROUND = 77,
+	PERFEV_RECORD_EVENT_UPDATE = 78,
+	PERFEV_RECORD_TIME_CONV = 79,
+	PERFEV_RECORD_HEADER_FEATURE = 80,
+	PERFEV_RECORD_COMPRESSED = 81,
+	PERFEV_RECORD_FINISHED_INIT = 82,
+};
+
+/* Feature section numbers (perf's HEADER_* bits). */
+enum perfev_feature {
+	PERFEV_FEAT_TRACING_DATA = 1,
+	PERFEV_FEAT_BUILD_ID = 2,
+	PERFEV_FEAT_HOSTNAME = 3,
+	PERFEV_FEAT_OSRELEASE = 4,
+	PERFEV_FEAT_VERSION = 5,
+	PERFEV_FEAT_ARCH = 6,
+	PERFEV_FEAT_NRCPUS = 7,
+	PERFEV_FEAT_CPUDESC = 8,
+	PERFEV_FEAT_CPUID = 9,
+	PERFEV_FEAT_TOTAL_MEM = 10,
+	PERFEV_FEAT_CMDLINE = 11,
+	PERFEV_FEAT_EVENT_DESC = 12,
+	PERFEV_FEAT_CPU_TOPOLOGY = 13,
+	PERFEV_FEAT_NUMA_TOPOLOGY = 14,
+	PERFEV_FEAT_BRANCH_STACK = 15,
+	PERFEV_FEAT_PMU_MAPPINGS = 16,
+	PERFEV_FEAT_GROUP_DESC = 17,
+	PERFEV_FEAT_AUXTRACE = 18,
+	PERFEV_FEAT_STAT = 19,
+	PERFEV_FEAT_CACHE = 20,
+	PERFEV_FEAT_SAMPLE_TIME = 21,
+	PERFEV_FEAT_MEM_TOPOLOGY = 22,
+	PERFEV_FEAT_CLOCKID = 23,
+	PERFEV_FEAT_DIR_FORMAT = 24,
+	PERFEV_FEAT_BPF_PROG_INFO = 25,
+	PERFEV_FEAT_BPF_BTF = 26,
+	PERFEV_FEAT_COMPRESSED = 27,
+	PERFEV_FEAT_CPU_PMU_CAPS = 28,
+	PERFEV_FEAT_CLOCK_DATA = 29,
+	PERFEV_FEAT_HYBRID_TOPOLOGY = 30,
+	PERFEV_FEAT_PMU_CAPS = 31,
+	PERFEV_FEAT_LAST = 32,
+};
+
+struct perfev_data_writer;
+
+struct perfev_data_writer_opts {
+	size_t sz;	    /* sizeof(struct perfev_data_writer_opts) */
+	bool pipe;	    /* pipe mode: nothing is ever seeked or rewritten */
+	int compress_level; /* 0: none; 1..22: zstd level (perf's -z uses 1) */
+	/* The command line stored in HEADER_CMDLINE; NULL: none stored. */
+	int argc;
+	const char *const *argv;
+	size_t :0;
+};
+#define perfev_data_writer_opts__last_field argv
+
+/*
+ * A writer onto fd (not owned; a regular file in file mode, anything in
+ * pipe mode).  NULL with errno set on failure (EINVAL: bad opts, a
+ * compression level perfev was built without).
+ */
+PERFEV_API struct perfev_data_writer *perfev_data_writer__new(int fd,
+							      const struct perfev_data_writer_opts *opts);
+/* Frees the writer without writing anything more; accepts NULL. */
+PERFEV_API void perfev_data_writer__delete(struct perfev_data_writer *w);
+
+/*
+ * Declares one event: its attr (copied as given; it should have
+ * sample_id_all and PERF_SAMPLE_IDENTIFIER when several attrs share the
+ * stream), the kernel ids of its fds (PERF_EVENT_IOC_ID), and its name for
+ * HEADER_EVENT_DESC.  Only before start().
+ */
+PERFEV_API int perfev_data_writer__add_attr(struct perfev_data_writer *w,
+					    const struct perf_event_attr *attr, const uint64_t *ids,
+					    size_t nr_ids, const char *name);
+
+/*
+ * Declares a group of the attrs just added (leader_idx is the index of the
+ * leader among add_attr() calls, nr its members) for HEADER_GROUP_DESC.
+ */
+PERFEV_API int perfev_data_writer__add_group(struct perfev_data_writer *w, const char *name,
+					     int leader_idx, int nr);
+
+/*
+ * Records a DSO's build id for HEADER_BUILD_ID (misc is
+ * PERF_RECORD_MISC_KERNEL or _USER, pid -1 for the kernel).  The same
+ * (filename, build id) once is kept once.
+ */
+PERFEV_API int perfev_data_writer__add_build_id(struct perfev_data_writer *w, int32_t pid,
+						uint16_t misc, const uint8_t *build_id,
+						size_t build_id_size, const char *filename);
+
+/* Writes the header and attrs (pipe mode: also the feature records). */
+PERFEV_API int perfev_data_writer__start(struct perfev_data_writer *w);
+
+/*
+ * Appends records (whole records, in the order a ring gives them) to the
+ * data section.  With compression they are buffered and written as
+ * PERF_RECORD_COMPRESSED records at each round.
+ */
+PERFEV_API int perfev_data_writer__write(struct perfev_data_writer *w, const void *buf,
+					 size_t len);
+/* Appends a PERF_RECORD_FINISHED_ROUND and rewrites the header's data size. */
+PERFEV_API int perfev_data_writer__finished_round(struct perfev_data_writer *w);
+
+/*
+ * Ends the data: writes the feature sections (file mode: build ids,
+ * hostname, osrelease, version, arch, nrcpus, cpudesc, cpuid, total_mem,
+ * cmdline, event_desc, group_desc when groups were declared, compressed
+ * when compressing) and the final header.  The fd is left open.
+ */
+PERFEV_API int perfev_data_writer__finish(struct perfev_data_writer *w);
+
+/* Bytes written to fd so far (after compression), and data bytes before it. */
+PERFEV_API uint64_t perfev_data_writer__bytes_written(const struct perfev_data_writer *w);
+PERFEV_API uint64_t perfev_data_writer__data_bytes(const struct perfev_data_writer *w);
+
+#ifdef __cplusplus
+}
+#endif
+#endif
