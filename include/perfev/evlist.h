@@ -199,8 +199,13 @@ PERFEV_API int perfev_explain_open_error(int err, const struct perf_event_attr *
  * (lists opened on "any CPU"), and redirects every other open event of that
  * CPU or thread into it with PERF_EVENT_IOC_SET_OUTPUT, as perf does, so a
  * recorder drains nr_rings buffers whatever the number of events.  The
- * ring fds are added to an epoll set that perfev_evlist__poll() waits on.
- * Call after perfev_evlist__open(); perfev_evlist__close() unmaps.
+ * first open event of a CPU or thread (in list order; unsupported ones are
+ * skipped) owns its ring.  The ring fds are added to an epoll set that
+ * perfev_evlist__poll() waits on.  Call after perfev_evlist__open();
+ * perfev_evlist__close() unmaps.  Fails with -EINVAL, before asking the
+ * kernel, when an inherited event is opened per thread (the kernel maps
+ * inherited events only per CPU) or when an event's write_backward does
+ * not match overwrite.
  */
 struct perfev_mmap_opts {
 	size_t sz;	   /* sizeof(struct perfev_mmap_opts) */
@@ -213,6 +218,7 @@ struct perfev_mmap_opts {
 
 struct perfev_ring;
 PERFEV_API int perfev_evlist__mmap(struct perfev_evlist *evlist, const struct perfev_mmap_opts *opts);
+/* Unmaps every ring and empties the epoll set, caller's fds included. */
 PERFEV_API void perfev_evlist__munmap(struct perfev_evlist *evlist);
 PERFEV_API int perfev_evlist__nr_rings(const struct perfev_evlist *evlist);
 PERFEV_API struct perfev_ring *perfev_evlist__ring(const struct perfev_evlist *evlist, int idx);
@@ -220,10 +226,15 @@ PERFEV_API struct perfev_ring *perfev_evlist__ring(const struct perfev_evlist *e
 PERFEV_API int perfev_evlist__ring_cpu(const struct perfev_evlist *evlist, int idx);
 /*
  * Waits up to timeout_ms (-1: forever) for a ring to reach its wakeup
- * point (attr.wakeup_events / wakeup_watermark) or for a monitored task to
- * exit (POLLHUP), and returns how many ring fds are ready, 0 on timeout,
- * or -errno (-EINTR when a signal arrived).  *hup (may be NULL) is set to
- * the number of fds that reported POLLHUP in this call.
+ * point (attr.wakeup_events / wakeup_watermark), for a monitored task to
+ * exit (POLLHUP) or for a caller's fd to become readable, and returns how
+ * many fds (rings and the caller's) are ready, 0 on timeout, or -errno
+ * (-EINTR when a signal arrived).  *hup (may be NULL) is set to the number
+ * of ring fds that reported POLLHUP or POLLERR in this call.  A ring that
+ * hung up leaves the epoll set, so it is reported once and later waits do
+ * not return at once because of it; its records stay readable.  A recorder
+ * stops when the hups add up to nr_rings: a wait on an empty set with
+ * timeout -1 would never return.
  */
 PERFEV_API int perfev_evlist__poll(struct perfev_evlist *evlist, int timeout_ms, int *hup);
 /*

@@ -68,7 +68,9 @@ struct perfev_ring_opts {
 /*
  * Maps the ring of fd.  NULL with errno set (and perfev_last_error()
  * explaining: EPERM over perf_event_mlock_kb, EINVAL for a size that is not
- * a power of two, ...) on failure.  The ring does not own fd.
+ * a power of two, EOPNOTSUPP for an AUX area the event's PMU cannot fill,
+ * ...) on failure.  The ring does not own fd.  An AUX area needs the
+ * control page writable, so it cannot go with overwrite.
  */
 PERFEV_API struct perfev_ring *perfev_ring__new(int fd, const struct perfev_ring_opts *opts);
 /* Unmaps; accepts NULL. */
@@ -85,12 +87,15 @@ PERFEV_API const struct perf_event_mmap_page *perfev_ring__page(const struct per
 
 /*
  * Forward mode.  read_start() takes a snapshot of data_head and returns the
- * bytes between the reader and it (0: nothing new).  next() returns 1 with
- * the next whole record in *rec/*size, 0 at the snapshot's end, or
+ * bytes between the reader and it (0: nothing new), or -PERFEV_ERR_FORMAT
+ * when data_head is further ahead than the ring is long.  next() returns 1
+ * with the next whole record in rec and size, 0 at the snapshot's end, or
  * -PERFEV_ERR_FORMAT when a header's size is below 8 or runs past the
- * snapshot (the ring is then unusable: the caller should stop reading it).
- * read_done() writes data_tail up to the last record returned.
- * A record returned stays valid until the next call of next() or read_done().
+ * snapshot (the ring is then unusable: every later read_start(), next() and
+ * peek() fails too, so the caller should stop reading it).  read_done()
+ * writes data_tail up to the last record returned.  A record returned stays
+ * valid until the next call of next() or read_done().  On an overwrite ring
+ * these fail with -EINVAL: use snapshot().
  */
 PERFEV_API int64_t perfev_ring__read_start(struct perfev_ring *ring);
 PERFEV_API int perfev_ring__next(struct perfev_ring *ring, const void **rec, size_t *size);
@@ -100,6 +105,9 @@ PERFEV_API void perfev_ring__read_done(struct perfev_ring *ring);
  * Bulk mode.  Fills up to two spans with the unread bytes up to data_head
  * (the second only when they wrap) and returns their total.  The bytes end
  * on a record boundary: the kernel advances data_head by whole records.
+ * Returns 0 (with perfev_last_error() saying why) on an overwrite or corrupt
+ * ring.  Mixing with next() is allowed: both start at the last byte handed
+ * back by read_done() or consume().
  */
 struct perfev_span {
 	const void *base;
@@ -113,7 +121,11 @@ PERFEV_API void perfev_ring__consume(struct perfev_ring *ring, size_t n);
  * Overwrite mode: pauses the ring (PERF_EVENT_IOC_PAUSE_OUTPUT), calls fn
  * for the records it holds from the newest to the oldest still whole, and
  * resumes it.  fn returns 0 to go on, anything else stops the walk and is
- * returned.  Returns 0, the callback's value, or -errno.
+ * returned.  Returns 0, the callback's value, or -errno (-EINVAL on a
+ * forward ring).  Nothing is consumed: every snapshot walks whatever the
+ * ring holds then, so records seen before are seen again.  Events that
+ * fire while the ring is paused are lost and later reported by a
+ * PERF_RECORD_LOST.  rec is valid during the call only.
  */
 typedef int (*perfev_ring_fn_t)(const void *rec, size_t size, void *ctx);
 PERFEV_API int perfev_ring__snapshot(struct perfev_ring *ring, perfev_ring_fn_t fn, void *ctx);
@@ -125,17 +137,22 @@ PERFEV_API int perfev_ring__snapshot(struct perfev_ring *ring, perfev_ring_fn_t 
  * one record by hand).
  */
 struct perfev_ring_stats {
-	uint64_t records; /* records returned */
-	uint64_t bytes;	  /* bytes consumed */
+	uint64_t records; /* records returned (and accounted by hand) */
+	uint64_t bytes;	  /* bytes handed back to the kernel (read_done, consume) */
 	uint64_t lost;	  /* sum of PERF_RECORD_LOST.lost: records the kernel dropped */
-	uint64_t lost_records;
+	uint64_t lost_records; /* how many PERF_RECORD_LOST records there were */
 	uint64_t lost_samples; /* sum of PERF_RECORD_LOST_SAMPLES.lost */
-	uint64_t throttle, unthrottle;
+	uint64_t throttle, unthrottle; /* PERF_RECORD_THROTTLE / UNTHROTTLE records */
+	/* Records that crossed the end of the buffer and were copied whole. */
+	uint64_t wrapped;
 };
 PERFEV_API void perfev_ring__stats(const struct perfev_ring *ring, struct perfev_ring_stats *out);
 PERFEV_API void perfev_ring__account(struct perfev_ring *ring, const void *rec, size_t size);
 
-/* The AUX area (aux_pages > 0), and its head/tail as the kernel's page has them. */
+/*
+ * The AUX area (aux_pages > 0) and its size in *size (may be NULL); NULL
+ * and 0 without one.  Its aux_head / aux_tail are in perfev_ring__page().
+ */
 PERFEV_API void *perfev_ring__aux(const struct perfev_ring *ring, size_t *size);
 
 #ifdef __cplusplus

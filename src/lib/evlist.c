@@ -17,6 +17,7 @@ struct perfev_evlist *perfev_evlist__new(void)
 	if (!el)
 		return set_error_ptr(ENOMEM, "out of memory");
 	el->cgroup_fd = -1;
+	el->epoll_fd = -1;
 	return el;
 }
 
@@ -235,6 +236,8 @@ void perfev_evlist__close(struct perfev_evlist *el)
 		return;
 	int n = nr_slots(el);
 
+	/* Rings first: they name fds about to be closed, whose numbers may be reused. */
+	perfev_evlist__munmap(el);
 	/* Members before leaders: a leader's close would otherwise orphan its group first. */
 	for (int i = el->nr - 1; i >= 0; i--)
 		evsel__close(el->evsels[i], n);

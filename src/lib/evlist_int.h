@@ -39,6 +39,19 @@ struct perfev_evlist {
 	struct perfev_thread_map *threads;
 	bool open;
 	int cgroup_fd;
+	/* Sampling (evlist_mmap.c): one ring per CPU, or per thread on "any CPU" lists. */
+	struct perfev_ring **rings;
+	int *ring_cpu; /* the CPU each ring collects, -1 per thread */
+	int nr_rings;
+	int epoll_fd; /* ring fds and the caller's, -1 until needed */
+	struct evlist_id *id_index; /* sorted by id, built when the rings are mapped */
+	int nr_ids;
+};
+
+/* One entry of the id index evsel_by_id() searches. */
+struct evlist_id {
+	uint64_t id;
+	struct perfev_evsel *evsel;
 };
 
 /* Marks a leader as ":S" (sample-read of its group); used by the event parser. */
