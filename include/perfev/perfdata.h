@@ -21,11 +21,20 @@
  *
  * With opts.compress_level > 0 the records are compressed with zstd into
  * PERF_RECORD_COMPRESSED records and the HEADER_COMPRESSED feature is
- * written, as "perf record -z" does.
+ * written, as "perf record -z" does; round marks stay uncompressed, as
+ * perf has them.  In file mode the data also begin with HEADER_COMPRESSED
+ * as a PERF_RECORD_HEADER_FEATURE, since perf cannot decompress anything
+ * without it and the feature sections come only with finish().
  *
  * Write failures (a full disk: ENOSPC, EDQUOT, EFBIG, EIO) come back as
  * -errno with perfev_last_error() naming the file offset; what was written
- * before stays readable and finish() still tries to write the header.
+ * before stays readable and finish() still tries to write the header.  The
+ * first failure sticks: every later call returns it (the stream has a hole
+ * from there) and finish() closes the file at the last complete round.
+ * A pipe whose reader went away raises SIGPIPE: ignore it to get EPIPE.
+ *
+ * Attrs are written with perf 6.1's attr size (128) unless a later field
+ * is set, so that perf 6.1 reads the file.
  */
 #ifndef PERFEV_PERFDATA_H
 #define PERFEV_PERFDATA_H
@@ -114,9 +123,11 @@ struct perfev_data_writer_opts {
 #define perfev_data_writer_opts__last_field argv
 
 /*
- * A writer onto fd (not owned; a regular file in file mode, anything in
- * pipe mode).  NULL with errno set on failure (EINVAL: bad opts, a
- * compression level perfev was built without).
+ * A writer onto fd (not owned; in file mode a seekable fd without
+ * O_APPEND, written from offset 0 and truncated to what was written;
+ * anything writable in pipe mode).  NULL with errno set on failure
+ * (EINVAL: bad opts or O_APPEND, an unsupported compression level;
+ * EBADF: fd not open for writing; ESPIPE: file mode on a pipe).
  */
 PERFEV_API struct perfev_data_writer *perfev_data_writer__new(int fd,
 							      const struct perfev_data_writer_opts *opts);
@@ -124,10 +135,14 @@ PERFEV_API struct perfev_data_writer *perfev_data_writer__new(int fd,
 PERFEV_API void perfev_data_writer__delete(struct perfev_data_writer *w);
 
 /*
- * Declares one event: its attr (copied as given; it should have
- * sample_id_all and PERF_SAMPLE_IDENTIFIER when several attrs share the
- * stream), the kernel ids of its fds (PERF_EVENT_IOC_ID), and its name for
- * HEADER_EVENT_DESC.  Only before start().
+ * Declares one event: its attr (copied; bytes past attr->size are taken as
+ * zero), the kernel ids of its fds (PERF_EVENT_IOC_ID; none is fine for a
+ * single event), and its name (1..4095 bytes) for HEADER_EVENT_DESC, which
+ * perf shows instead of one derived from the attr.  Only before start().
+ * Several events must carry their ids where perf can find them (give each
+ * PERF_SAMPLE_IDENTIFIER) with one sample_id_all, and no id twice: start()
+ * checks, as perf would refuse the file.  A pipe carries at most 8174 ids
+ * per event (one u16-sized record).
  */
 PERFEV_API int perfev_data_writer__add_attr(struct perfev_data_writer *w,
 					    const struct perf_event_attr *attr, const uint64_t *ids,
@@ -135,15 +150,19 @@ PERFEV_API int perfev_data_writer__add_attr(struct perfev_data_writer *w,
 
 /*
  * Declares a group of the attrs just added (leader_idx is the index of the
- * leader among add_attr() calls, nr its members) for HEADER_GROUP_DESC.
+ * leader among add_attr() calls, nr its members, the leader included) for
+ * HEADER_GROUP_DESC; name NULL gives perf's "{anon_group}".  Groups come in
+ * order and do not overlap.  Only before start().
  */
 PERFEV_API int perfev_data_writer__add_group(struct perfev_data_writer *w, const char *name,
 					     int leader_idx, int nr);
 
 /*
- * Records a DSO's build id for HEADER_BUILD_ID (misc is
- * PERF_RECORD_MISC_KERNEL or _USER, pid -1 for the kernel).  The same
- * (filename, build id) once is kept once.
+ * Records a DSO's build id (1..20 bytes) for HEADER_BUILD_ID (misc is
+ * PERF_RECORD_MISC_KERNEL or _USER, or a _GUEST_ one; pid -1 for the
+ * kernel).  The same (filename, build id) given twice is kept once.  Any
+ * time before finish(); a pipe gets them as PERF_RECORD_HEADER_BUILD_ID
+ * records at start() and then at the next round.
  */
 PERFEV_API int perfev_data_writer__add_build_id(struct perfev_data_writer *w, int32_t pid,
 						uint16_t misc, const uint8_t *build_id,
@@ -153,24 +172,36 @@ PERFEV_API int perfev_data_writer__add_build_id(struct perfev_data_writer *w, in
 PERFEV_API int perfev_data_writer__start(struct perfev_data_writer *w);
 
 /*
- * Appends records (whole records, in the order a ring gives them) to the
- * data section.  With compression they are buffered and written as
- * PERF_RECORD_COMPRESSED records at each round.
+ * Appends records (whole records, in the order a ring gives them; any
+ * alignment) to the data section, in one write(2) per call.  A span that
+ * is not whole records (a header.size below 8 or past len) is -EINVAL and
+ * nothing is written.  With compression they are compressed as they come
+ * and written in spans of about 1 MiB, and all of them at each round.
  */
 PERFEV_API int perfev_data_writer__write(struct perfev_data_writer *w, const void *buf,
 					 size_t len);
-/* Appends a PERF_RECORD_FINISHED_ROUND and rewrites the header's data size. */
+/*
+ * Appends a PERF_RECORD_FINISHED_ROUND and (file mode) rewrites the header
+ * with the data size up to here and no features: a file whose writer dies
+ * later reads up to this round.
+ */
 PERFEV_API int perfev_data_writer__finished_round(struct perfev_data_writer *w);
 
 /*
  * Ends the data: writes the feature sections (file mode: build ids,
  * hostname, osrelease, version, arch, nrcpus, cpudesc, cpuid, total_mem,
  * cmdline, event_desc, group_desc when groups were declared, compressed
- * when compressing) and the final header.  The fd is left open.
+ * when compressing; a host fact that cannot be read is left out, as perf
+ * does) and the final header.  The fd is left open, positioned at the end.
+ * After a write failure it returns that failure again, having closed the
+ * file at the last complete round.
  */
 PERFEV_API int perfev_data_writer__finish(struct perfev_data_writer *w);
 
-/* Bytes written to fd so far (after compression), and data bytes before it. */
+/*
+ * Bytes written to fd so far, after compression (file mode: the file's
+ * size), and the bytes of records given to write(), before compression.
+ */
 PERFEV_API uint64_t perfev_data_writer__bytes_written(const struct perfev_data_writer *w);
 PERFEV_API uint64_t perfev_data_writer__data_bytes(const struct perfev_data_writer *w);
 

@@ -20,6 +20,7 @@ case $BUILD_DIR in
 	# memcheck and AddressSanitizer cannot share a process; the gcc build covers this.
 	skip "valgrind memcheck of perfev stat" "sanitizer build"
 	skip "valgrind memcheck of perfev list" "sanitizer build"
+	skip "valgrind memcheck of the perf.data writer" "sanitizer build"
 	exit 0 ;;
 esac
 command -v valgrind >/dev/null || { not_ok "valgrind is installed (scripts/setup.sh)"; exit 0; }
@@ -30,3 +31,5 @@ vg "perfev stat with groups, -r, --json is memcheck clean" \
 vg "perfev stat -I and CSV is memcheck clean" "$PERFEV" stat -I 50 -x, -e task-clock -- "$HELPERS/spin" 120
 vg "perfev stat on a bad spec is memcheck clean" "$PERFEV" stat -e '{cylces,page-faults' -- true
 vg "perfev list is memcheck clean" "$PERFEV" list
+vg "the perf.data writer (file, pipe, zstd, write errors) is memcheck clean" \
+	"$BUILD_DIR/tests/test_perfdata_write"
