@@ -32,23 +32,38 @@ typedef int (*perfev_synth_fn_t)(const void *rec, size_t size, void *ctx);
 PERFEV_API size_t perfev_sample_id__size(const struct perfev_sample_fmt *fmt);
 
 /*
- * One process: COMM and FORK of each of its threads (from
- * /proc/PID/task), then MMAP2 of each executable mapping of
- * /proc/PID/maps (misc PERF_RECORD_MISC_USER, prot/flags from the maps
- * line; the file's build id when it can be read, in the build-id form of
- * MMAP2, else device and inode).  A process that vanished meanwhile is not
- * an error (-ESRCH is returned so the caller can skip it quietly).
+ * One process: FORK then COMM of each of its threads (from
+ * /proc/PID/task; FORK with PERF_RECORD_MISC_FORK_EXEC, the leader's
+ * parent its parent process, the other threads' the leader), then MMAP2 of
+ * each executable mapping of /proc/PID/maps (misc PERF_RECORD_MISC_USER,
+ * prot/flags from the maps line; the file's build id when it can be read,
+ * in the build-id form of MMAP2, else device and inode; "[vdso]" and
+ * anonymous code ("//anon") without one).  pid may be any thread's id:
+ * its whole process is synthesized.
+ *
+ * Returns 0, or the callback's nonzero value, or a negative error.  A
+ * process that vanished meanwhile is not a failure: -ESRCH is returned so
+ * the caller can skip it quietly.  -EACCES when its maps are not ours to
+ * read (its FORK and COMM went out before).
  */
 PERFEV_API int perfev_synth__process(const struct perfev_sample_fmt *fmt, pid_t pid,
 				     perfev_synth_fn_t fn, void *ctx);
-/* Every process in /proc, with perfev_synth__process(). */
+/*
+ * Every process in /proc, with perfev_synth__process(); processes that
+ * vanish or whose maps cannot be read (-EACCES) are skipped, any other
+ * error stops the walk.  A file's build id is read once per call, however
+ * many processes map it.
+ */
 PERFEV_API int perfev_synth__all(const struct perfev_sample_fmt *fmt, perfev_synth_fn_t fn,
 				 void *ctx);
 /*
- * The kernel: an MMAP of "[kernel.kallsyms]_text" (pid -1, from _text to
- * the end of the address space, as perf lays it out) and one MMAP per
- * module of /proc/modules.  -EACCES with an explanation when
- * kptr_restrict hides the addresses (they read as 0).
+ * The kernel: an MMAP of "[kernel.kallsyms]_text" (pid -1, tid 0, misc
+ * PERF_RECORD_MISC_KERNEL, from _text to the end of the address space with
+ * pgoff _text's address, as perf lays it out; "_stext" when there is no
+ * _text) and one MMAP per module of /proc/modules, in address order, named
+ * by its file under /lib/modules/RELEASE when modules.dep has it, else
+ * "[name]".  -EACCES with an explanation when kptr_restrict hides the
+ * addresses (they read as 0).
  */
 PERFEV_API int perfev_synth__kernel(const struct perfev_sample_fmt *fmt, perfev_synth_fn_t fn,
 				    void *ctx);
@@ -64,22 +79,30 @@ struct perfev_proc_map {
 	size_t path_len;
 };
 /*
- * Parses one line (len bytes, no NUL needed, a trailing newline allowed).
- * -PERFEV_ERR_FORMAT naming the column for anything malformed.
+ * Parses one line (len bytes, no NUL needed, a trailing newline allowed;
+ * never reads past len).  -PERFEV_ERR_FORMAT naming the column for
+ * anything malformed: hex fields that are empty, too long or not hex,
+ * start not below end, perms other than exactly [r-][w-][x-][ps], a NUL in
+ * the path.  The path runs to the end of the line, spaces and
+ * " (deleted)" included.
  */
 PERFEV_API int perfev_proc_map__parse(const char *line, size_t len, struct perfev_proc_map *out);
 
 /*
- * The GNU build id of an ELF file (its NT_GNU_BUILD_ID note) into id
- * (at least 20 bytes); returns its length, -ENOENT when the file has none,
- * -PERFEV_ERR_FORMAT when it is not a well-formed ELF file.
+ * The GNU build id of an ELF file (its NT_GNU_BUILD_ID note, found through
+ * the PT_NOTE program headers, else the SHT_NOTE sections; 32 or 64-bit,
+ * either byte order) into id (at least 20 bytes); returns its length,
+ * -ENOENT when the file has none, -ENOSPC when it is longer than size,
+ * -PERFEV_ERR_FORMAT when it is not a well-formed ELF file (the error names
+ * the header or note at fault).  Reads the headers and notes only.
  */
 PERFEV_API int perfev_build_id__read(const char *path, uint8_t *id, size_t size);
 /* The same over a file's bytes in memory. */
 PERFEV_API int perfev_build_id__from_mem(const void *elf, size_t len, uint8_t *id, size_t size);
-/* The build id of ELF notes as in /sys/kernel/notes (the running kernel's). */
+/* The build id among ELF notes as in /sys/kernel/notes (native byte order, 4-byte aligned). */
 PERFEV_API int perfev_build_id__from_notes(const void *notes, size_t len, uint8_t *id,
 					   size_t size);
+/* The running kernel's build id, from /sys/kernel/notes. */
 PERFEV_API int perfev_build_id__kernel(uint8_t *id, size_t size);
 
 #ifdef __cplusplus
