@@ -87,11 +87,16 @@ $(TOOL): $(CLI_OBJS) $(STATIC)
 $(BUILD)/tests/test_%: $(BUILD)/tests/test_%.o $(STATIC)
 	$(CC) $(ALL_LDFLAGS) -o $@ $< $(STATIC) $(LIBS) -lcmocka -lpthread
 
-# Workloads the tests run: plain programs, no library.
+# Workloads the tests run: plain programs, no library.  Frame pointers in every
+# function, leaves included, so frame-pointer call graphs are complete.
+HELPER_OPT := -O1
+# The profiling workload keeps every call and frame as written.
+$(BUILD)/tests/helpers/hot: HELPER_OPT := -O0
+LEAF_FP := $(if $(filter x86_64 i%86,$(shell uname -m)),-mno-omit-leaf-frame-pointer)
 $(BUILD)/tests/helpers/%: tests/helpers/%.c
 	@mkdir -p $(dir $@)
-	$(CC) -std=c11 -D_GNU_SOURCE -O1 -g -fno-omit-frame-pointer -Wall -Wextra -Werror \
-	      -o $@ $< -lpthread
+	$(CC) -std=c11 -D_GNU_SOURCE $(HELPER_OPT) -g -fno-omit-frame-pointer $(LEAF_FP) -Wall -Wextra \
+	      -Werror -o $@ $< -lpthread
 
 $(BUILD)/bench/%: $(BUILD)/bench/%.o $(STATIC)
 	$(CC) $(ALL_LDFLAGS) -o $@ $< $(STATIC) $(LIBS) -lpthread

@@ -55,5 +55,6 @@ void json_write_string(FILE *f, const char *s);
 
 int cmd_stat(int argc, char **argv);
 int cmd_list(int argc, char **argv);
+int cmd_record(int argc, char **argv);
 
 #endif

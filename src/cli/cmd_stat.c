@@ -16,6 +16,7 @@
 
 #include "cli.h"
 #include "perfev/perfev.h"
+#include "sigwait.h"
 #include "stat_print.h"
 
 static const char stat_usage[] =
@@ -57,47 +58,6 @@ struct stat_opts {
 	bool verbose;
 	char **argv;
 };
-
-/* Signals end counting; the handler only records them and wakes the poll loop. */
-static int sig_pipe[2] = { -1, -1 };
-static volatile sig_atomic_t got_signal;
-
-static void on_signal(int sig)
-{
-	int saved = errno;
-
-	if (sig != SIGCHLD)
-		got_signal = sig;
-	if (write(sig_pipe[1], "", 1) < 0) {
-		/* pipe full: a wakeup is already pending */
-	}
-	errno = saved;
-}
-
-static int install_signals(void)
-{
-	struct sigaction sa;
-
-	if (pipe2(sig_pipe, O_CLOEXEC | O_NONBLOCK) < 0)
-		return -errno;
-	memset(&sa, 0, sizeof(sa));
-	sa.sa_handler = on_signal;
-	sigemptyset(&sa.sa_mask);
-	sa.sa_flags = SA_RESTART;
-	sigaction(SIGINT, &sa, NULL);
-	sigaction(SIGTERM, &sa, NULL);
-	sigaction(SIGHUP, &sa, NULL);
-	sigaction(SIGCHLD, &sa, NULL);
-	return 0;
-}
-
-static void drain_sig_pipe(void)
-{
-	char buf[64];
-
-	while (read(sig_pipe[0], buf, sizeof(buf)) > 0)
-		;
-}
 
 static uint64_t now_ns(void)
 {
@@ -282,19 +242,19 @@ static int wait_loop(struct run_state *rs, long interval_ms)
 	uint64_t next = interval_ms ? rs->t0 + (uint64_t)interval_ms * 1000000ull : 0;
 
 	for (;;) {
-		struct pollfd pfd[2] = { { sig_pipe[0], POLLIN, 0 }, { rs->pidfd, POLLIN, 0 } };
+		struct pollfd pfd[2] = { { sigwait_fd, POLLIN, 0 }, { rs->pidfd, POLLIN, 0 } };
 		int timeout = -1;
 
 		reap_child(rs, false);
 		if (rs->child > 0 && rs->child_done)
 			return 0;
-		if (got_signal) {
-			int sig = got_signal;
+		if (sigwait_signal) {
+			int sig = sigwait_signal;
 
 			if (rs->child > 0) {
 				/* Pass the signal on, then report what was counted once the command ends. */
 				kill(rs->child, sig);
-				got_signal = 0;
+				sigwait_signal = 0;
 				reap_child(rs, true);
 				return sig;
 			}
@@ -321,7 +281,7 @@ static int wait_loop(struct run_state *rs, long interval_ms)
 			return -1;
 		}
 		if (pfd[0].revents)
-			drain_sig_pipe();
+			sigwait_drain();
 		if (rs->pidfd >= 0 && pfd[1].revents)
 			return 0; /* the monitored process ended */
 	}
@@ -375,7 +335,7 @@ static int stat_main(struct stat_opts *o)
 		cli_error("%s", perfev_last_error());
 		goto out;
 	}
-	if (install_signals()) {
+	if (sigwait_install()) {
 		cli_error("cannot set up signal handling: %s", strerror(errno));
 		goto out;
 	}

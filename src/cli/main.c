@@ -11,6 +11,7 @@
 
 static const struct cmd commands[] = {
 	{ "stat", cmd_stat, "count events in a command, a process, or the whole system" },
+	{ "record", cmd_record, "sample a command, a process, or CPUs into perf.data" },
 	{ "list", cmd_list, "list the events this machine can count" },
 };
 

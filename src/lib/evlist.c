@@ -352,8 +352,12 @@ static void prepare_attr(struct perfev_evsel *ev, const struct perfev_open_opts 
 	a->read_format |= PERF_FORMAT_TOTAL_TIME_ENABLED | PERF_FORMAT_TOTAL_TIME_RUNNING |
 			  PERF_FORMAT_ID;
 	a->inherit = o->inherit;
-	/* The kernel can't sum inherited counts into a group read; members are read one by one. */
-	if (leader && ev->nr_members > 1 && !o->inherit)
+	/*
+	 * Inherited counts are read member by member (a group read of
+	 * inherited events is not summed over children on older kernels), but
+	 * a ":S" leader's samples must carry the whole group.
+	 */
+	if (leader && ev->nr_members > 1 && (!o->inherit || ev->sample_read))
 		a->read_format |= PERF_FORMAT_GROUP;
 	if (leader) {
 		/*

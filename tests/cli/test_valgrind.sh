@@ -21,6 +21,7 @@ case $BUILD_DIR in
 	skip "valgrind memcheck of perfev stat" "sanitizer build"
 	skip "valgrind memcheck of perfev list" "sanitizer build"
 	skip "valgrind memcheck of the perf.data writer" "sanitizer build"
+	skip "valgrind memcheck of perfev record" "sanitizer build"
 	exit 0 ;;
 esac
 command -v valgrind >/dev/null || { not_ok "valgrind is installed (scripts/setup.sh)"; exit 0; }
@@ -33,3 +34,9 @@ vg "perfev stat on a bad spec is memcheck clean" "$PERFEV" stat -e '{cylces,page
 vg "perfev list is memcheck clean" "$PERFEV" list
 vg "the perf.data writer (file, pipe, zstd, write errors) is memcheck clean" \
 	"$BUILD_DIR/tests/test_perfdata_write"
+vg "perfev record -g of a command is memcheck clean" "$PERFEV" record -g -o "$TMP/v.data" -- "$HELPERS/hot" 10
+vg "perfev record -z --call-graph dwarf with a group is memcheck clean" \
+	"$PERFEV" record -z --call-graph dwarf -e '{cpu-clock,page-faults}:S' -o "$TMP/v.data" -- "$HELPERS/hot" 10
+# vg sends standard output to a file, which pipe mode writes.
+vg "perfev record -a in pipe mode (all of /proc synthesized) is memcheck clean" \
+	"$PERFEV" record -a -o - -- sleep 0.2

@@ -1,0 +1,575 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * perfev record: open the events, map their rings, write perf.data and
+ * drain the rings into it until the command ends or a signal says stop.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "cli.h"
+#include "record.h"
+#include "sigwait.h"
+
+#define MAX_RECORD 65536
+
+struct session {
+	struct record_opts *o;
+	struct perfev_evlist *el;
+	struct perfev_data_writer *w;
+	struct perfev_workload *wl;
+	struct perfev_sample_fmt fmt0; /* the first event's layout, for side-band records */
+	int fd;
+	const char *path;
+	pid_t child;
+	int status;
+	bool child_done;
+	int pidfd;
+	bool failed;	   /* a write or a ring failed: stop recording */
+	uint64_t samples;  /* PERF_RECORD_SAMPLE records written */
+	uint64_t lost;	   /* records the kernel dropped (PERF_RECORD_LOST) */
+	uint64_t lost_samples;
+	uint64_t rounds;
+	unsigned char *rec; /* one record gathered from a wrapped span */
+	unsigned char *synth;
+	size_t synth_len, synth_cap;
+};
+
+/* Copies n bytes at pos of the (at most two) spans into dst; pos + n is within them. */
+static void spans_gather(const struct perfev_span sp[2], size_t pos, void *dst, size_t n)
+{
+	unsigned char *d = dst;
+
+	if (pos < sp[0].len) {
+		size_t k = sp[0].len - pos < n ? sp[0].len - pos : n;
+
+		memcpy(d, (const unsigned char *)sp[0].base + pos, k);
+		d += k;
+		n -= k;
+		pos = 0;
+	} else {
+		pos -= sp[0].len;
+	}
+	if (n)
+		memcpy(d, (const unsigned char *)sp[1].base + pos, n);
+}
+
+static void note_build_id(struct session *s, const void *rec, size_t size)
+{
+	struct perfev_record r;
+
+	if (perfev_record__parse(&s->fmt0, rec, size, &r) < 0)
+		return;
+	if (r.type != PERF_RECORD_MMAP2 || !(r.misc & PERF_RECORD_MISC_MMAP_BUILD_ID) ||
+	    !r.mmap2.build_id_size)
+		return;
+	perfev_data_writer__add_build_id(s->w, (int32_t)r.mmap2.pid,
+					 r.misc & PERF_RECORD_MISC_CPUMODE_MASK, r.mmap2.build_id,
+					 r.mmap2.build_id_size, r.mmap2.filename);
+}
+
+/*
+ * Looks at each record's header only (and the few record kinds the summary
+ * and the build-id table need), so the bytes can go to the file as they
+ * lie in the ring, in at most two writes.
+ */
+static int account_spans(struct session *s, const struct perfev_span sp[2], size_t total,
+			 size_t *split)
+{
+	size_t pos = 0;
+
+	*split = SIZE_MAX;
+
+	while (pos < total) {
+		struct perf_event_header h;
+		uint64_t body[2];
+
+		if (total - pos < sizeof(h))
+			goto bad;
+		spans_gather(sp, pos, &h, sizeof(h));
+		if (h.size < sizeof(h) || h.size > total - pos)
+			goto bad;
+		if (pos < sp[0].len && pos + h.size > sp[0].len)
+			*split = pos; /* this record wraps around the end of the ring */
+		switch (h.type) {
+		case PERF_RECORD_SAMPLE:
+			s->samples++;
+			break;
+		case PERF_RECORD_LOST:
+			if (h.size >= sizeof(h) + 16) {
+				spans_gather(sp, pos + sizeof(h), body, 16);
+				s->lost += body[1];
+			}
+			break;
+		case PERF_RECORD_LOST_SAMPLES:
+			if (h.size >= sizeof(h) + 8) {
+				spans_gather(sp, pos + sizeof(h), body, 8);
+				s->lost_samples += body[0];
+			}
+			break;
+		case PERF_RECORD_MMAP2:
+			if (h.misc & PERF_RECORD_MISC_MMAP_BUILD_ID) {
+				spans_gather(sp, pos, s->rec, h.size);
+				note_build_id(s, s->rec, h.size);
+			}
+			break;
+		}
+		pos += h.size;
+	}
+	return 0;
+bad:
+	cli_error("a ring buffer holds a malformed record at byte %zu of %zu read; "
+		  "stopping (the file keeps what was written before)",
+		  pos, total);
+	return -1;
+}
+
+static int write_chunk(struct session *s, const void *p, size_t len)
+{
+	if (len && perfev_data_writer__write(s->w, p, len) < 0) {
+		cli_error("%s", perfev_last_error());
+		return -1;
+	}
+	return 0;
+}
+
+/*
+ * The writer takes whole records, so the one record that wraps around the
+ * end of the ring (if any) is joined in a copy between the two spans.
+ */
+static int write_spans(struct session *s, const struct perfev_span sp[2], size_t split)
+{
+	const unsigned char *b0 = sp[0].base, *b1 = sp[1].base;
+	struct perf_event_header h;
+	size_t tail;
+
+	if (split == SIZE_MAX) {
+		if (write_chunk(s, b0, sp[0].len) < 0)
+			return -1;
+		return write_chunk(s, b1, sp[1].len);
+	}
+	spans_gather(sp, split, &h, sizeof(h));
+	spans_gather(sp, split, s->rec, h.size);
+	tail = split + h.size - sp[0].len;
+	if (write_chunk(s, b0, split) < 0 || write_chunk(s, s->rec, h.size) < 0)
+		return -1;
+	return write_chunk(s, b1 + tail, sp[1].len - tail);
+}
+
+static int drain(struct session *s)
+{
+	int n = perfev_evlist__nr_rings(s->el);
+	bool any = false;
+
+	for (int i = 0; i < n; i++) {
+		struct perfev_ring *r = perfev_evlist__ring(s->el, i);
+		struct perfev_span sp[2] = { { 0 } };
+		size_t total = perfev_ring__peek(r, sp), split;
+
+		if (!total)
+			continue;
+		if (account_spans(s, sp, total, &split) < 0 || write_spans(s, sp, split) < 0)
+			return -1;
+		perfev_ring__consume(r, total);
+		any = true;
+	}
+	if (any) {
+		s->rounds++;
+		if (perfev_data_writer__finished_round(s->w) < 0) {
+			cli_error("%s", perfev_last_error());
+			return -1;
+		}
+	}
+	return 0;
+}
+
+static int synth_collect(const void *rec, size_t size, void *ctx)
+{
+	struct session *s = ctx;
+
+	if (s->synth_len + size > s->synth_cap) {
+		size_t cap = s->synth_cap ? s->synth_cap * 2 : 1 << 16;
+		unsigned char *p;
+
+		while (cap < s->synth_len + size)
+			cap *= 2;
+		p = realloc(s->synth, cap);
+		if (!p)
+			return -ENOMEM;
+		s->synth = p;
+		s->synth_cap = cap;
+	}
+	memcpy(s->synth + s->synth_len, rec, size);
+	s->synth_len += size;
+	note_build_id(s, rec, size);
+	return 0;
+}
+
+/* The kernel's map and build id, and the processes that run already. */
+static int synthesize(struct session *s)
+{
+	uint8_t bid[20];
+	int err, n;
+
+	err = perfev_synth__kernel(&s->fmt0, synth_collect, s);
+	if (err == -EACCES && !s->o->quiet)
+		cli_note("kernel addresses are hidden, so kernel samples will show no symbols: %s",
+			 perfev_last_error());
+	else if (err == -ENOMEM)
+		goto nomem;
+	n = perfev_build_id__kernel(bid, sizeof(bid));
+	if (n > 0)
+		perfev_data_writer__add_build_id(s->w, -1, PERF_RECORD_MISC_KERNEL, bid, (size_t)n,
+						 "[kernel.kallsyms]");
+	if (s->o->all_cpus || s->o->cpus)
+		err = perfev_synth__all(&s->fmt0, synth_collect, s);
+	else
+		err = perfev_synth__process(&s->fmt0, s->child > 0 ? s->child : (pid_t)s->o->pid,
+					    synth_collect, s);
+	if (err == -ENOMEM)
+		goto nomem;
+	if (err < 0 && err != -ESRCH && !s->o->quiet)
+		cli_note("some running processes could not be described (%s); their samples may "
+			 "lack names or symbols",
+			 perfev_last_error());
+	if (s->synth_len && perfev_data_writer__write(s->w, s->synth, s->synth_len) < 0) {
+		cli_error("%s", perfev_last_error());
+		return -1;
+	}
+	free(s->synth);
+	s->synth = NULL;
+	s->synth_len = s->synth_cap = 0;
+	return 0;
+nomem:
+	cli_error("out of memory while describing running processes");
+	return -1;
+}
+
+static char *online_cpus(void)
+{
+	char buf[4096];
+	FILE *f = fopen("/sys/devices/system/cpu/online", "re");
+	size_t n = 0;
+
+	if (f) {
+		n = fread(buf, 1, sizeof(buf) - 1, f);
+		fclose(f);
+	}
+	while (n && (buf[n - 1] == '\n' || buf[n - 1] == ' '))
+		n--;
+	buf[n] = 0;
+	return strdup(n ? buf : "0");
+}
+
+static bool unsupported(int err)
+{
+	return err == -ENOENT || err == -EOPNOTSUPP || err == -ENODEV;
+}
+
+/* Builds, configures and opens the list; the default event falls back to cpu-clock. */
+static int open_events(struct session *s)
+{
+	struct record_opts *o = s->o;
+	bool system_wide = o->all_cpus || o->cpus;
+	char *cpus = system_wide ? NULL : online_cpus();
+	const char *spec = o->events ? o->events : "cycles";
+	struct perfev_open_opts oo = {
+		.sz = sizeof(oo),
+		.pid = system_wide ? -1 : s->child > 0 ? s->child : (pid_t)o->pid,
+		.cpus = system_wide ? o->cpus : cpus,
+		.system_wide = system_wide,
+		.attach_all_threads = !system_wide && o->pid > 0,
+		.inherit = !system_wide && !o->no_inherit,
+		.enable_on_exec = !system_wide && s->child > 0,
+	};
+	int err = -1;
+
+	for (int attempt = 0; attempt < 2; attempt++) {
+		s->el = perfev_evlist__new();
+		if (!s->el || perfev_evlist__add_events(s->el, spec) < 0) {
+			cli_error("%s", perfev_last_error());
+			goto out;
+		}
+		if (record_config_evlist(s->el, o) < 0)
+			goto out;
+		err = perfev_evlist__open(s->el, &oo);
+		if (!err)
+			break;
+		if (o->events || attempt || !unsupported(err)) {
+			cli_error("%s", perfev_last_error());
+			goto out;
+		}
+		if (!o->quiet)
+			cli_note("no hardware 'cycles' event here (no PMU the kernel can sample); "
+				 "sampling cpu-clock instead");
+		perfev_evlist__delete(s->el);
+		s->el = NULL;
+		spec = "cpu-clock";
+	}
+	struct perfev_mmap_opts mo = { .sz = sizeof(mo), .data_pages = (size_t)o->mmap_pages };
+
+	err = perfev_evlist__mmap(s->el, &mo);
+	if (err) {
+		cli_error("%s", perfev_last_error());
+		goto out;
+	}
+	err = perfev_sample_fmt__from_attr(perfev_evsel__attr(perfev_evlist__next_evsel(s->el, NULL)),
+					   &s->fmt0);
+	if (err)
+		cli_error("%s", perfev_last_error());
+out:
+	free(cpus);
+	return err ? -1 : 0;
+}
+
+/* Declares every event, its ids and groups to the writer, then writes the header. */
+static int start_writer(struct session *s)
+{
+	struct record_opts *o = s->o;
+	const struct perfev_cpu_map *cm = perfev_evlist__cpus(s->el);
+	const struct perfev_thread_map *tm = perfev_evlist__threads(s->el);
+	int nr_cpus = perfev_cpu_map__nr(cm), nr_thr = perfev_thread_map__nr(tm);
+	struct perfev_data_writer_opts wo = {
+		.sz = sizeof(wo),
+		.pipe = !strcmp(s->path, "-"),
+		.compress_level = o->compress_level,
+		.argc = o->argc,
+		.argv = (const char *const *)o->full_argv,
+	};
+	uint64_t *ids = calloc((size_t)nr_cpus * (size_t)nr_thr, sizeof(*ids));
+	struct perfev_evsel *ev;
+	int idx = 0;
+
+	s->w = perfev_data_writer__new(s->fd, &wo);
+	if (!s->w || !ids) {
+		cli_error("%s", s->w ? "out of memory" : perfev_last_error());
+		free(ids);
+		return -1;
+	}
+	perfev_evlist__for_each_evsel(s->el, ev) {
+		size_t n = 0;
+
+		for (int c = 0; c < nr_cpus; c++)
+			for (int t = 0; t < nr_thr; t++) {
+				uint64_t id = perfev_evsel__id(ev, c, t);
+
+				if (id)
+					ids[n++] = id;
+			}
+		if (perfev_data_writer__add_attr(s->w, perfev_evsel__attr(ev), ids, n,
+						 perfev_evsel__name(ev)) < 0)
+			goto err;
+	}
+	/* Groups are declared once all their members are. */
+	perfev_evlist__for_each_evsel(s->el, ev) {
+		if (perfev_evsel__leader(ev) == ev && perfev_evsel__nr_members(ev) > 1 &&
+		    perfev_data_writer__add_group(s->w, NULL, idx, perfev_evsel__nr_members(ev)) < 0)
+			goto err;
+		idx++;
+	}
+	free(ids);
+	if (perfev_data_writer__start(s->w) < 0) {
+		cli_error("%s", perfev_last_error());
+		return -1;
+	}
+	return 0;
+err:
+	cli_error("%s", perfev_last_error());
+	free(ids);
+	return -1;
+}
+
+static void reap_child(struct session *s, bool block)
+{
+	pid_t p;
+
+	if (s->child <= 0 || s->child_done)
+		return;
+	do
+		p = waitpid(s->child, &s->status, block ? 0 : WNOHANG);
+	while (p < 0 && errno == EINTR);
+	if (p == s->child)
+		s->child_done = true;
+}
+
+static bool pidfd_ended(int pidfd)
+{
+	struct pollfd p = { pidfd, POLLIN, 0 };
+
+	return pidfd >= 0 && poll(&p, 1, 0) > 0;
+}
+
+/* Drains until the command or process ends, or a signal ends the recording; returns that signal. */
+static int record_loop(struct session *s)
+{
+	for (;;) {
+		int n = perfev_evlist__poll(s->el, 1000, NULL);
+
+		if (n < 0 && n != -EINTR) {
+			cli_error("waiting for samples failed: %s", strerror(-n));
+			s->failed = true;
+			return 0;
+		}
+		if (drain(s) < 0) {
+			s->failed = true;
+			return 0;
+		}
+		sigwait_drain();
+		reap_child(s, false);
+		if (s->child_done || pidfd_ended(s->pidfd))
+			return 0;
+		if (sigwait_signal) {
+			int sig = sigwait_signal;
+
+			sigwait_signal = 0;
+			if (s->child <= 0)
+				return sig;
+			/* The command decides: it gets the signal, and recording goes on until it ends. */
+			kill(s->child, sig);
+		}
+	}
+}
+
+static int open_output(struct session *s)
+{
+	struct stat st;
+
+	if (!strcmp(s->path, "-")) {
+		if (isatty(STDOUT_FILENO)) {
+			cli_error("refusing to write perf.data to a terminal; redirect the output "
+				  "(-o - > FILE, or into 'perf report -i -')");
+			return -1;
+		}
+		/*
+		 * The data keeps the original stdout; the command's output goes to
+		 * stderr instead, or it would land in the middle of the stream.
+		 */
+		s->fd = fcntl(STDOUT_FILENO, F_DUPFD_CLOEXEC, 3);
+		if (s->fd < 0 || dup2(STDERR_FILENO, STDOUT_FILENO) < 0) {
+			cli_error("cannot set up standard output for the data: %s", strerror(errno));
+			return -1;
+		}
+		return 0;
+	}
+	/* As perf does, an existing file is kept as FILE.old rather than overwritten. */
+	if (stat(s->path, &st) == 0 && S_ISREG(st.st_mode) && st.st_size > 0) {
+		char old[4096];
+
+		snprintf(old, sizeof(old), "%s.old", s->path);
+		if (rename(s->path, old) < 0) {
+			cli_error("cannot rename '%s' to '%s': %s", s->path, old, strerror(errno));
+			return -1;
+		}
+	}
+	s->fd = open(s->path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
+	if (s->fd < 0) {
+		cli_error("cannot create '%s': %s; choose another file with -o", s->path,
+			  strerror(errno));
+		return -1;
+	}
+	return 0;
+}
+
+static int exit_code_of(int status)
+{
+	if (WIFEXITED(status))
+		return WEXITSTATUS(status);
+	if (WIFSIGNALED(status))
+		return 128 + WTERMSIG(status);
+	return 1;
+}
+
+static void summary(const struct session *s)
+{
+	double mb = (double)perfev_data_writer__bytes_written(s->w) / (1024.0 * 1024.0);
+	char lost[128] = "";
+
+	if (s->lost || s->lost_samples)
+		snprintf(lost, sizeof(lost), ", %llu lost (try -m with more pages or a lower -F)",
+			 (unsigned long long)(s->lost + s->lost_samples));
+	else
+		snprintf(lost, sizeof(lost), ", 0 lost");
+	fprintf(stderr, "%s: %llu samples%s, %.3f MB written to %s\n", cli_cmd_name,
+		(unsigned long long)s->samples, lost, mb,
+		strcmp(s->path, "-") ? s->path : "standard output");
+}
+
+int record_run(struct record_opts *o)
+{
+	struct session s = { .o = o, .fd = -1, .pidfd = -1 };
+	int ret = 1, sig = 0, err;
+
+	s.path = o->output ? o->output : "perf.data";
+	s.rec = malloc(MAX_RECORD);
+	if (!s.rec || sigwait_install()) {
+		cli_error("cannot set up: %s", strerror(errno));
+		goto out;
+	}
+	if (open_output(&s) < 0)
+		goto out;
+	if (o->argv[0]) {
+		s.wl = perfev_workload__new(o->argv);
+		if (!s.wl) {
+			cli_error("%s", perfev_last_error());
+			goto out;
+		}
+		s.child = perfev_workload__pid(s.wl);
+	} else if (o->pid > 0) {
+		s.pidfd = (int)syscall(SYS_pidfd_open, (pid_t)o->pid, 0);
+	}
+	if (open_events(&s) < 0 || start_writer(&s) < 0 || synthesize(&s) < 0)
+		goto out;
+	if (perfev_evlist__add_pollfd(s.el, sigwait_fd) < 0 ||
+	    (s.pidfd >= 0 && perfev_evlist__add_pollfd(s.el, s.pidfd) < 0)) {
+		cli_error("%s", perfev_last_error());
+		goto out_finish;
+	}
+	if (s.wl && (err = perfev_workload__start(s.wl)) < 0) {
+		cli_error("%s", perfev_last_error());
+		ret = err == -ENOENT ? 127 : 126;
+		reap_child(&s, true);
+		goto out_finish;
+	}
+	sig = record_loop(&s);
+	if (s.failed && s.child > 0 && !s.child_done) {
+		cli_note("stopping the command (SIGTERM): nothing more can be recorded");
+		kill(s.child, SIGTERM);
+	}
+	reap_child(&s, true);
+	ret = s.failed ? 1 : s.child > 0 ? exit_code_of(s.status) : 0;
+out_finish:
+	perfev_evlist__disable(s.el);
+	if (!s.failed && drain(&s) < 0) {
+		s.failed = true;
+		ret = 1;
+	}
+	if (perfev_data_writer__finish(s.w) < 0) {
+		cli_error("%s", perfev_last_error());
+		ret = 1;
+	}
+	if (!o->quiet)
+		summary(&s);
+out:
+	perfev_workload__delete(s.wl);
+	perfev_data_writer__delete(s.w);
+	perfev_evlist__delete(s.el);
+	if (s.fd >= 0 && close(s.fd) < 0 && ret == 0) {
+		cli_error("closing '%s' failed: %s", s.path, strerror(errno));
+		ret = 1;
+	}
+	if (s.pidfd >= 0)
+		close(s.pidfd);
+	free(s.synth);
+	free(s.rec);
+	if (sig)
+		sigwait_reraise(sig);
+	return ret;
+}
