@@ -35,6 +35,23 @@
  *
  * Attrs are written with perf 6.1's attr size (128) unless a later field
  * is set, so that perf 6.1 reads the file.
+ *
+ * When an attr is a tracepoint (PERF_TYPE_TRACEPOINT), perf decodes its
+ * samples' raw data with the formats tracefs gives, which start() reads
+ * (for the tracepoints used: the attr's name "system:event" when that
+ * event has attr.config as its id, else the event that does) and writes as
+ * perf's tracing data: in a file, the HEADER_TRACING_DATA feature, its body
+ * placed between the attrs and the data; in a pipe, a
+ * PERF_RECORD_HEADER_TRACING_DATA after the feature records, followed by a
+ * PERF_RECORD_EVENT_UPDATE naming each tracepoint (perf script would
+ * otherwise call one "unknown tracepoint").  perf refuses a file with
+ * tracepoints but without that feature, and reads features only from the
+ * header, not from records in the data; so after each round (and at
+ * start()) the header names that one feature, with its section table just
+ * past the round.  A file whose writer was killed between rounds reads with
+ * its tracepoints decoded; one killed in the middle of a round, after the
+ * next record overwrote that table, has no features and perf refuses it
+ * (as "incompatible file format").
  */
 #ifndef PERFEV_PERFDATA_H
 #define PERFEV_PERFDATA_H
@@ -168,7 +185,13 @@ PERFEV_API int perfev_data_writer__add_build_id(struct perfev_data_writer *w, in
 						uint16_t misc, const uint8_t *build_id,
 						size_t build_id_size, const char *filename);
 
-/* Writes the header and attrs (pipe mode: also the feature records). */
+/*
+ * Writes the header and attrs (pipe mode: also the feature records), and
+ * the tracing data when an event is a tracepoint.  Fails before writing
+ * anything when those cannot be read: -PERFEV_ERR_NOTRACEFS without
+ * tracefs, -ENOENT when no tracepoint has an attr's config as its id, or
+ * the error of a format file that cannot be read (-EACCES...).
+ */
 PERFEV_API int perfev_data_writer__start(struct perfev_data_writer *w);
 
 /*
@@ -188,8 +211,8 @@ PERFEV_API int perfev_data_writer__write(struct perfev_data_writer *w, const voi
 PERFEV_API int perfev_data_writer__finished_round(struct perfev_data_writer *w);
 
 /*
- * Ends the data: writes the feature sections (file mode: build ids,
- * hostname, osrelease, version, arch, nrcpus, cpudesc, cpuid, total_mem,
+ * Ends the data: writes the feature sections (file mode: tracing data
+ * when an event is a tracepoint, build ids, hostname, osrelease, version, arch, nrcpus, cpudesc, cpuid, total_mem,
  * cmdline, event_desc, group_desc when groups were declared, compressed
  * when compressing; a host fact that cannot be read is left out, as perf
  * does) and the final header.  The fd is left open, positioned at the end.

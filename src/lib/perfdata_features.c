@@ -279,6 +279,10 @@ size_t pd_features(const struct perfev_data_writer *w, int *feats, size_t max)
 		bool want;
 
 		switch (f) {
+		case PERFEV_FEAT_TRACING_DATA:
+			/* A pipe carries them after a PERF_RECORD_HEADER_TRACING_DATA instead. */
+			want = w->tracing.len && !w->pipe;
+			break;
 		case PERFEV_FEAT_BUILD_ID:
 			/* A pipe carries them as records instead, as perf's pipe mode does. */
 			want = w->nr_bids && !w->pipe;

@@ -137,6 +137,15 @@ struct perfev_data_writer {
 
 	struct pd_zstd *z;
 	struct pd_buf zbuf; /* compressed records not yet written */
+
+	struct pd_buf tracing; /* HEADER_TRACING_DATA's body, when an event is a tracepoint */
+	uint64_t tracing_off;  /* file mode: where it lies, between the attrs and the data */
+	/*
+	 * File mode: the header names the tracing data as a feature, with the
+	 * one-entry section table at round_end, where the next record will go;
+	 * the header must drop it before that table is overwritten.
+	 */
+	bool round_table;
 };
 
 /* ---- events (perfdata_events.c) ---- */
@@ -166,6 +175,18 @@ int pd_feature_body(const struct perfev_data_writer *w, int feat, struct pd_buf 
 size_t pd_features(const struct perfev_data_writer *w, int *feats, size_t max);
 /* One struct perf_record_header_build_id with its padded file name. */
 void pd_put_build_id(struct pd_buf *b, const struct pd_build_id *bid);
+
+/* ---- tracing data (perfdata_tracing.c) ---- */
+
+bool pd_has_tracepoints(const struct perfev_data_writer *w);
+/*
+ * Appends the tracing data perf decodes the tracepoint events with: the
+ * ring buffer's layout and the formats of the tracepoints the attrs use,
+ * read from tracefs.  0 (nothing appended when no attr is a tracepoint), or
+ * an explained error: tracefs missing, a tracepoint id it does not have, a
+ * format file that cannot be read.
+ */
+int pd_tracing_data(const struct perfev_data_writer *w, struct pd_buf *b);
 
 /* ---- zstd (perfdata_zstd.c) ---- */
 

@@ -2,13 +2,25 @@
 /*
  * Writing perf.data as Linux perf lays it out (tools/perf/util/header.c):
  *
- *	file:	perf_file_header | ids of each attr | perf_file_attr[] | data |
- *		perf_file_section per feature bit | feature bodies
+ *	file:	perf_file_header | ids of each attr | perf_file_attr[] |
+ *		[tracing data] | data | perf_file_section per feature bit |
+ *		feature bodies
  *	pipe:	perf_pipe_file_header | HEADER_ATTR records | HEADER_FEATURE
- *		records, then the end mark | HEADER_BUILD_ID records | data
+ *		records, then the end mark | [HEADER_TRACING_DATA record, the
+ *		tracing data, EVENT_UPDATE names] | HEADER_BUILD_ID records |
+ *		data
  *
  * The data are the caller's spans written as they come, one write per
  * span; with compression they go through perfdata_zstd.c first.
+ *
+ * perf reads no file with tracepoints unless it has the HEADER_TRACING_DATA
+ * feature (it checks while reading the header, before any record, so a
+ * HEADER_TRACING_DATA record in the data would not do).  So that a file
+ * whose writer was killed stays readable, the tracing data go before the
+ * data rather than among the feature bodies, and each round leaves the
+ * header announcing that one feature, with its section table just past the
+ * round.  The next record overwrites that table, so the header drops the
+ * feature first.
  */
 #include <fcntl.h>
 #include <stdlib.h>
@@ -150,6 +162,7 @@ void perfev_data_writer__delete(struct perfev_data_writer *w)
 	free(w->bids);
 	pd_zstd_delete(w->z);
 	pd_buf_free(&w->zbuf);
+	pd_buf_free(&w->tracing);
 	free(w);
 }
 
@@ -172,14 +185,53 @@ static void put_file_header(const struct perfev_data_writer *w, struct pd_buf *b
 		pd_put_zero(b, PD_FEAT_BITS / 8);
 }
 
-/* The header as a killed writer should leave it: the data up to the last round, no features. */
-static int rewrite_header(struct perfev_data_writer *w)
+/*
+ * The header as a killed writer should leave it: the data up to the last
+ * round, and no features but the tracing data when their table is in place.
+ */
+static int rewrite_header(struct perfev_data_writer *w, bool tracing)
 {
+	uint64_t bits[PD_FEAT_BITS / 64] = { 1ull << PERFEV_FEAT_TRACING_DATA };
 	unsigned char raw[PD_FILE_HEADER_SIZE];
 	struct pd_buf b = { .p = raw, .cap = sizeof(raw) };
 
-	put_file_header(w, &b, w->round_end - w->data_off, NULL);
+	put_file_header(w, &b, w->round_end - w->data_off, tracing ? bits : NULL);
 	return pd_write_at(w, raw, b.len, 0);
+}
+
+/*
+ * File mode, at a round's end: the section table of the tracing data goes
+ * where perf looks for features (just past the round's data), then the
+ * header names the feature, so a file whose writer dies before the next
+ * round reads with its tracepoints decoded.
+ */
+static int place_round_table(struct perfev_data_writer *w)
+{
+	uint64_t table[2] = { w->tracing_off, w->tracing.len };
+	int ret;
+
+	/* At start() with compression, HEADER_COMPRESSED lies past round_end: no room there. */
+	if (!w->tracing.len || w->off != w->round_end)
+		return rewrite_header(w, false);
+	ret = pd_write_at(w, table, sizeof(table), w->round_end);
+	if (!ret)
+		ret = rewrite_header(w, true);
+	if (!ret)
+		w->round_table = true;
+	return ret;
+}
+
+/* Appends data records, first taking back a round table they would overwrite. */
+static int emit_data(struct perfev_data_writer *w, const void *buf, size_t len)
+{
+	if (w->round_table && !w->err) {
+		int ret = rewrite_header(w, false);
+
+		if (ret < 0)
+			return ret;
+		w->round_table = false;
+	}
+	return pd_emit(w, buf, len);
 }
 
 /* Feature feat as a PERF_RECORD_HEADER_FEATURE; nothing when it is unavailable or too big. */
@@ -210,7 +262,8 @@ static void put_file_start(struct perfev_data_writer *w, struct pd_buf *b)
 		off += w->attrs[i].nr_ids * sizeof(uint64_t);
 	}
 	w->attrs_off = off;
-	w->data_off = off + (uint64_t)w->nr_attrs * (w->attr_size + 16);
+	w->tracing_off = off + (uint64_t)w->nr_attrs * (w->attr_size + 16);
+	w->data_off = w->tracing_off + pd_align(w->tracing.len, 8);
 	put_file_header(w, b, 0, NULL);
 	for (size_t i = 0; i < w->nr_attrs; i++)
 		pd_put(b, w->attrs[i].ids, w->attrs[i].nr_ids * sizeof(uint64_t));
@@ -219,6 +272,8 @@ static void put_file_start(struct perfev_data_writer *w, struct pd_buf *b)
 		pd_put_u64(b, w->attrs[i].ids_off);
 		pd_put_u64(b, w->attrs[i].nr_ids * sizeof(uint64_t));
 	}
+	pd_put(b, w->tracing.p, w->tracing.len);
+	pd_put_zero(b, w->data_off - w->tracing_off - w->tracing.len);
 	/*
 	 * perf sizes its decompression buffer from HEADER_COMPRESSED, and
 	 * without it reads no PERF_RECORD_COMPRESSED at all.  The feature
@@ -248,6 +303,49 @@ static void put_pending_build_ids(struct perfev_data_writer *w, struct pd_buf *b
 		pd_put_build_id(b, &w->bids[w->bids_sent]);
 }
 
+/*
+ * PERF_RECORD_HEADER_TRACING_DATA: header and u32 size (with a pad, 16
+ * bytes, as perf 6.1 writes it), then the tracing data and their padding
+ * to 8 bytes, outside the record's header.size: perf reads them straight
+ * from the stream, size bytes in all.
+ */
+static void put_pipe_tracing(const struct perfev_data_writer *w, struct pd_buf *b)
+{
+	size_t padded = pd_align(w->tracing.len, 8);
+
+	pd_put_header(b, PERFEV_RECORD_HEADER_TRACING_DATA, 0, 16);
+	pd_put_u32(b, (uint32_t)padded);
+	pd_put_u32(b, 0);
+	pd_put(b, w->tracing.p, w->tracing.len);
+	pd_put_zero(b, padded - w->tracing.len);
+}
+
+/* PERF_RECORD_EVENT_UPDATE's kind that names an event (PERF_EVENT_UPDATE__NAME). */
+#define PD_EVENT_UPDATE_NAME 2
+
+/*
+ * perf script may name an event while it reads the event's attr, when it
+ * has no tracing data yet: a tracepoint is then "unknown tracepoint" for
+ * good, since HEADER_EVENT_DESC does not replace a name.  An EVENT_UPDATE
+ * does, so each tracepoint's name follows the tracing data (perf needs an
+ * id to find the event: one without ids keeps perf's name).
+ */
+static void put_pipe_tracepoint_names(const struct perfev_data_writer *w, struct pd_buf *b)
+{
+	for (size_t i = 0; i < w->nr_attrs; i++) {
+		const struct pd_attr *a = &w->attrs[i];
+		size_t n = strlen(a->name) + 1, padded = pd_align(n, 8);
+
+		if (a->attr.type != PERF_TYPE_TRACEPOINT || !a->nr_ids)
+			continue;
+		pd_put_header(b, PERFEV_RECORD_EVENT_UPDATE, 0, (uint16_t)(24 + padded));
+		pd_put_u64(b, PD_EVENT_UPDATE_NAME);
+		pd_put_u64(b, a->ids[0]);
+		pd_put(b, a->name, n);
+		pd_put_zero(b, padded - n);
+	}
+}
+
 static void put_pipe_start(struct perfev_data_writer *w, struct pd_buf *b)
 {
 	pd_put_u64(b, PD_MAGIC);
@@ -261,6 +359,11 @@ static void put_pipe_start(struct perfev_data_writer *w, struct pd_buf *b)
 		pd_put(b, a->ids, a->nr_ids * sizeof(uint64_t));
 	}
 	put_pipe_features(w, b);
+	/* Where perf record puts it: after the features, before anything else. */
+	if (w->tracing.len) {
+		put_pipe_tracing(w, b);
+		put_pipe_tracepoint_names(w, b);
+	}
 	put_pending_build_ids(w, b);
 }
 
@@ -278,6 +381,14 @@ int perfev_data_writer__start(struct perfev_data_writer *w)
 					 "event with perfev_data_writer__add_attr() first");
 	if ((ret = pd_check_events(w)) < 0)
 		return ret;
+	/* Read now, so that a tracefs perf could not use is said before anything is written. */
+	if (pd_has_tracepoints(w)) {
+		if ((ret = pd_tracing_data(w, &w->tracing)) < 0)
+			return ret;
+		if (pd_align(w->tracing.len, 8) > UINT32_MAX)
+			return set_error(E2BIG, "the tracing data of the tracepoints are %zu bytes; "
+						"perf reads at most 4 GiB", w->tracing.len);
+	}
 	w->attr_size = pd_file_attr_size(w);
 	for (size_t i = 0; i < w->nr_attrs; i++)
 		w->attrs[i].attr.size = w->attr_size;
@@ -300,6 +411,8 @@ int perfev_data_writer__start(struct perfev_data_writer *w)
 	pd_buf_free(&b);
 	if (w->pipe)
 		w->round_end = w->data_off = w->off;
+	else if (!ret && w->tracing.len)
+		ret = place_round_table(w);
 	return ret;
 }
 
@@ -346,7 +459,7 @@ static int emit_compressed(struct perfev_data_writer *w, bool force)
 
 	if (!ready || (!force && ready < PD_ZBUF_SPAN))
 		return 0;
-	ret = pd_emit(w, w->zbuf.p, ready);
+	ret = emit_data(w, w->zbuf.p, ready);
 	pd_zstd_consume(w->z, &w->zbuf, ready);
 	return ret;
 }
@@ -374,7 +487,7 @@ int perfev_data_writer__write(struct perfev_data_writer *w, const void *buf, siz
 		return ret;
 	w->data_in += len;
 	if (!w->z)
-		return pd_emit(w, buf, len);
+		return emit_data(w, buf, len);
 	if ((ret = compress(w, buf, len, false)) < 0)
 		return ret;
 	return emit_compressed(w, false);
@@ -406,16 +519,16 @@ int perfev_data_writer__finished_round(struct perfev_data_writer *w)
 		if (w->zbuf.nomem)
 			return keep_error(w, set_error(ENOMEM, "out of memory for perf.data records"));
 		/* Flushed: no record is open, all of zbuf goes out. */
-		ret = pd_emit(w, w->zbuf.p, w->zbuf.len);
+		ret = emit_data(w, w->zbuf.p, w->zbuf.len);
 		w->zbuf.len = 0;
 	} else {
 		pd_put_header(&b, PERFEV_RECORD_FINISHED_ROUND, 0, 8);
-		ret = pd_emit(w, b.p, b.len);
+		ret = emit_data(w, b.p, b.len);
 	}
 	if (ret < 0)
 		return ret;
 	w->round_end = w->off;
-	return w->pipe ? 0 : rewrite_header(w);
+	return w->pipe ? 0 : place_round_table(w);
 }
 
 /* ---- finish ---- */
@@ -432,6 +545,13 @@ static int put_features(const struct perfev_data_writer *w, uint64_t off, struct
 	for (size_t i = 0; i < n; i++) {
 		size_t at = body.len;
 
+		/* Already in the file, before the data: the section points there. */
+		if (feats[i] == PERFEV_FEAT_TRACING_DATA) {
+			feats[nr] = feats[i];
+			start[nr] = w->tracing_off;
+			size[nr++] = w->tracing.len;
+			continue;
+		}
 		if (pd_feature_body(w, feats[i], &body))
 			continue;
 		feats[nr] = feats[i];
@@ -441,7 +561,8 @@ static int put_features(const struct perfev_data_writer *w, uint64_t off, struct
 	memset(bits, 0, PD_FEAT_BITS / 8);
 	for (size_t i = 0; i < nr; i++) {
 		bits[feats[i] / 64] |= 1ull << (feats[i] % 64);
-		pd_put_u64(out, off + nr * 16 + start[i]);
+		pd_put_u64(out, feats[i] == PERFEV_FEAT_TRACING_DATA ? start[i] :
+								       off + nr * 16 + start[i]);
 		pd_put_u64(out, size[i]);
 	}
 	pd_put(out, body.p, body.len);
