@@ -749,6 +749,50 @@ static void test_unfinished_layout(void **state)
 	close(fd);
 }
 
+/* With header_sync_ms, rounds within the interval leave the header as it was. */
+static void test_header_sync_interval(void **state)
+{
+	int fd = open(tpath("sync.data"), O_RDWR | O_CREAT | O_TRUNC, 0644);
+	struct perfev_data_writer_opts o = { .sz = sizeof(o), .header_sync_ms = 60000 };
+	struct perf_event_attr attr = { .size = sizeof(attr), .type = PERF_TYPE_SOFTWARE,
+					.sample_type = PERF_SAMPLE_IP, .sample_period = 1 };
+	uint64_t id = 7, rec[3] = { 0 };
+	struct perf_event_header *h = (struct perf_event_header *)rec;
+	struct perfev_data_writer *w;
+	uint64_t first;
+	size_t len;
+	char *p;
+
+	(void)state;
+	assert_true(fd >= 0);
+	h->type = PERF_RECORD_SAMPLE;
+	h->size = 16;
+	w = perfev_data_writer__new(fd, &o);
+	assert_non_null(w);
+	assert_int_equal(perfev_data_writer__add_attr(w, &attr, &id, 1, "x"), 0);
+	assert_int_equal(perfev_data_writer__start(w), 0);
+	assert_int_equal(perfev_data_writer__write(w, rec, 16), 0);
+	assert_int_equal(perfev_data_writer__finished_round(w), 0);
+	p = slurp(tpath("sync.data"), &len);
+	first = u64_at(p, 48);
+	/* The first round syncs: its sample and round mark are in. */
+	assert_int_equal(first, 16 + 8);
+	free(p);
+	assert_int_equal(perfev_data_writer__write(w, rec, 16), 0);
+	assert_int_equal(perfev_data_writer__finished_round(w), 0);
+	p = slurp(tpath("sync.data"), &len);
+	assert_int_equal(u64_at(p, 48), first);
+	assert_true(len > u64_at(p, 40) + first);
+	free(p);
+	/* finish() always brings it up to date. */
+	assert_int_equal(perfev_data_writer__finish(w), 0);
+	p = slurp(tpath("sync.data"), &len);
+	assert_int_equal(u64_at(p, 48), 2 * (16 + 8));
+	free(p);
+	perfev_data_writer__delete(w);
+	close(fd);
+}
+
 static void test_pipe_layout(void **state)
 {
 	struct cfg c = { .pipe = true, .two = true, .rounds = 2, .per_round = 4 };
@@ -1551,6 +1595,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_file_layout),
 		cmocka_unit_test(test_unfinished_layout),
+		cmocka_unit_test(test_header_sync_interval),
 		cmocka_unit_test(test_pipe_layout),
 		cmocka_unit_test(test_pipe_late_build_id),
 		cmocka_unit_test(test_compressed_layout),

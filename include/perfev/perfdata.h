@@ -13,9 +13,9 @@
  *
  * File mode (the default) lays the file out as perf does: the header, the
  * ids of each attr, the attrs, the data, then the feature sections.  The
- * header is rewritten with the current data size after every round, so a
- * file whose writer was killed reads up to its last round (without feature
- * sections).  Pipe mode (opts.pipe, for "-o -") writes the pipe header and
+ * header is rewritten with the current data size after every round (or
+ * every opts.header_sync_ms), so a file whose writer was killed reads up to
+ * its last round (without feature sections).  Pipe mode (opts.pipe, for "-o -") writes the pipe header and
  * carries attrs and features as PERF_RECORD_HEADER_ATTR / HEADER_FEATURE
  * records, since nothing can be rewritten.
  *
@@ -135,9 +135,17 @@ struct perfev_data_writer_opts {
 	/* The command line stored in HEADER_CMDLINE; NULL: none stored. */
 	int argc;
 	const char *const *argv;
+	/*
+	 * File mode: bring the header up to date at the end of a round only
+	 * when this many milliseconds passed since it last was (0: at every
+	 * round).  A recorder ending thousands of rounds a second saves a
+	 * pwrite per round; a killed writer's file then reads up to a round at
+	 * most this old.  Files with tracepoints sync at every round.
+	 */
+	unsigned int header_sync_ms;
 	size_t :0;
 };
-#define perfev_data_writer_opts__last_field argv
+#define perfev_data_writer_opts__last_field header_sync_ms
 
 /*
  * A writer onto fd (not owned; in file mode a seekable fd without

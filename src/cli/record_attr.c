@@ -131,7 +131,7 @@ int record_config_evlist(struct perfev_evlist *el, const struct record_opts *o)
 		 * drains slow streams.
 		 */
 		a->watermark = 1;
-		a->wakeup_watermark = (uint32_t)((size_t)o->mmap_pages * (size_t)sysconf(_SC_PAGESIZE) / 4);
+		a->wakeup_watermark = (uint32_t)((size_t)o->mmap_pages * (size_t)sysconf(_SC_PAGESIZE) / 2);
 	}
 	return 0;
 }

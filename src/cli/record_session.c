@@ -343,6 +343,8 @@ static int start_writer(struct session *s)
 		.compress_level = o->compress_level,
 		.argc = o->argc,
 		.argv = (const char *const *)o->full_argv,
+		/* A killed perfev leaves a file readable to within 50 ms of its end. */
+		.header_sync_ms = 50,
 	};
 	uint64_t *ids = calloc((size_t)nr_cpus * (size_t)nr_thr, sizeof(*ids));
 	struct perfev_evsel *ev;

@@ -132,6 +132,8 @@ struct perfev_data_writer {
 	uint64_t attrs_off; /* file mode: where the perf_file_attrs are */
 	uint64_t data_off;
 	uint64_t round_end; /* offset just past the last complete round */
+	uint64_t header_ns; /* CLOCK_MONOTONIC of the last round that rewrote the header */
+	uint64_t header_sync_ns; /* opts.header_sync_ms */
 	uint64_t data_in;   /* bytes the caller gave write() */
 	uint64_t comp_out;  /* bytes of PERF_RECORD_COMPRESSED records */
 

@@ -25,6 +25,7 @@
 #include <fcntl.h>
 #include <stdlib.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "perfdata_int.h"
@@ -126,6 +127,7 @@ struct perfev_data_writer *perfev_data_writer__new(int fd,
 	w->fd = fd;
 	w->pipe = o.pipe;
 	w->level = o.compress_level;
+	w->header_sync_ns = (uint64_t)o.header_sync_ms * 1000000ull;
 	ret = check_fd(w);
 	if (!ret)
 		ret = copy_argv(w, o.argc, o.argv);
@@ -205,6 +207,14 @@ static int rewrite_header(struct perfev_data_writer *w, bool tracing)
  * header names the feature, so a file whose writer dies before the next
  * round reads with its tracepoints decoded.
  */
+static uint64_t now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+}
+
 static int place_round_table(struct perfev_data_writer *w)
 {
 	uint64_t table[2] = { w->tracing_off, w->tracing.len };
@@ -528,7 +538,16 @@ int perfev_data_writer__finished_round(struct perfev_data_writer *w)
 	if (ret < 0)
 		return ret;
 	w->round_end = w->off;
-	return w->pipe ? 0 : place_round_table(w);
+	if (w->pipe)
+		return 0;
+	if (w->header_sync_ns && !w->tracing.len) {
+		uint64_t now = now_ns();
+
+		if (w->header_ns && now - w->header_ns < w->header_sync_ns)
+			return 0;
+		w->header_ns = now;
+	}
+	return place_round_table(w);
 }
 
 /* ---- finish ---- */
