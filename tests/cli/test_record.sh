@@ -183,7 +183,7 @@ p=$(perf_samples "$TMP/k.data")
 check "after SIGKILL of perfev, perf still reads the file ($p samples)" [ "${p:-0}" -gt 100 ]
 
 # --- a full disk: a clear error, the file readable up to the failure
-if mkdir -p "$TMP/small" && mount -t tmpfs -o size=256k tmpfs "$TMP/small" 2>/dev/null; then
+if mkdir -p "$TMP/small" && mount -t tmpfs -o size=1m tmpfs "$TMP/small" 2>/dev/null; then
 	"$PERFEV" record -F 4000 -g -o "$TMP/small/full.data" -- "$HOT" 400 >/dev/null 2>"$TMP/err"
 	st=$?
 	check "a full disk exits 1 ($st)" [ $st = 1 ]
