@@ -20,11 +20,13 @@
 #include "perfev/perfev.h"
 
 #define NR_CALLS 300
+/* Room for every sample: sanitizer builds take many more page faults (shadow memory). */
+#define MAX_SAMPLES 65536
 
 struct collected {
 	int n;
-	uint64_t leader[NR_CALLS + 8], member[NR_CALLS + 8];
-	uint64_t leader_id[NR_CALLS + 8], member_id[NR_CALLS + 8];
+	uint64_t leader[MAX_SAMPLES], member[MAX_SAMPLES];
+	uint64_t leader_id[MAX_SAMPLES], member_id[MAX_SAMPLES];
 	int bad_nr;
 };
 
@@ -51,7 +53,7 @@ static void collect(struct perfev_evlist *el, struct collected *c)
 					continue;
 				nv = perfev_read_format__parse(pr.sample.read.format, pr.sample.read.data,
 							       pr.sample.read.size, v, 4);
-				if (nv != 2 || c->n >= NR_CALLS + 8) {
+				if (nv != 2 || c->n >= MAX_SAMPLES) {
 					c->bad_nr++;
 					continue;
 				}

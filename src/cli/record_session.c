@@ -176,8 +176,13 @@ static int drain(struct session *s)
 
 		if (!total)
 			continue;
-		if (account_spans(s, sp, total, &split) < 0 || write_spans(s, sp, split) < 0)
+		uint64_t samples = s->samples;
+
+		if (account_spans(s, sp, total, &split) < 0 || write_spans(s, sp, split) < 0) {
+			/* The summary counts what the file holds. */
+			s->samples = samples;
 			return -1;
+		}
 		perfev_ring__consume(r, total);
 		any = true;
 	}
@@ -553,7 +558,8 @@ out_finish:
 		s.failed = true;
 		ret = 1;
 	}
-	if (perfev_data_writer__finish(s.w) < 0) {
+	/* After a write failure finish() repeats that error, which was said already. */
+	if (perfev_data_writer__finish(s.w) < 0 && !s.failed) {
 		cli_error("%s", perfev_last_error());
 		ret = 1;
 	}

@@ -184,13 +184,16 @@ check "after SIGKILL of perfev, perf still reads the file ($p samples)" [ "${p:-
 
 # --- a full disk: a clear error, the file readable up to the failure
 if mkdir -p "$TMP/small" && mount -t tmpfs -o size=1m tmpfs "$TMP/small" 2>/dev/null; then
-	"$PERFEV" record -F 4000 -g -o "$TMP/small/full.data" -- "$HOT" 400 >/dev/null 2>"$TMP/err"
+	"$PERFEV" record -F 10000 -g -o "$TMP/small/full.data" -- "$HOT" 400 >/dev/null 2>"$TMP/err"
 	st=$?
 	check "a full disk exits 1 ($st)" [ $st = 1 ]
 	check "a full disk is explained (what, where, what to do)" \
 		sh -c "grep -q 'No space left on device' '$TMP/err' && grep -q 'offset' '$TMP/err'"
 	p=$(perf_samples "$TMP/small/full.data")
+	ns=$(summary_samples "$TMP/err")
 	check "the file on the full disk reads in perf up to the failure ($p samples)" [ "${p:-0}" -gt 0 ]
+	check "the summary counts what the file holds (perfev $ns, perf $p)" [ "$ns" = "$p" ]
+	check "the write error is reported once" [ "$(grep -c 'No space left' "$TMP/err")" = 1 ]
 	umount "$TMP/small"
 else
 	skip "a full disk is handled" "cannot mount a small tmpfs here (not root?)"
