@@ -5,7 +5,12 @@
 
 #include <stdbool.h>
 #include <stdint.h>
+#include <stdarg.h>
 #include <stdio.h>
+#include <sys/resource.h>
+#include <sys/types.h>
+
+#include "perfev/common.h"
 
 #define PRINTF_LIKE(f, a) __attribute__((format(printf, f, a)))
 
@@ -28,6 +33,18 @@ void cli_note(const char *fmt, ...) PRINTF_LIKE(1, 2);
 extern bool cli_json_errors;
 /* Where results (and JSON errors) go; stdout unless a command says otherwise. */
 extern FILE *cli_result_stream;
+
+/* Appends item to the comma-separated *list (for repeated -e); false with an error printed. */
+bool cli_append_list(char **list, const char *item);
+/* The library's log callback of -v: everything to stderr, debug lines marked. */
+int cli_vprint(enum perfev_print_level level, const char *fmt, va_list ap);
+/* Exit status of a command, as a shell reports it (128 + signal when killed). */
+int cli_exit_code(int status);
+/*
+ * Reaps child pid (blocking or not, retrying EINTR) into *status and, when
+ * ru is not NULL, its resource usage; true once it has been reaped.
+ */
+bool cli_reap(pid_t pid, int *status, struct rusage *ru, bool block);
 
 /* Parses a decimal number in [min, max]; false with an error printed otherwise. */
 bool cli_parse_long(const char *opt, const char *s, long min, long max, long *out);

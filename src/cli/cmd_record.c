@@ -38,29 +38,6 @@ static const char record_usage[] =
 	"    -v, --verbose             explain what is done\n"
 	"    -h, --help                show this help\n";
 
-static int vprint(enum perfev_print_level level, const char *fmt, va_list ap)
-{
-	if (level == PERFEV_DEBUG)
-		fputs("perfev: debug: ", stderr);
-	return vfprintf(stderr, fmt, ap);
-}
-
-static bool append_events(struct record_opts *o, const char *spec)
-{
-	size_t old = o->events ? strlen(o->events) + 1 : 0;
-	char *n = realloc(o->events, old + strlen(spec) + 1);
-
-	if (!n) {
-		cli_error("out of memory");
-		return false;
-	}
-	if (old)
-		n[old - 1] = ',';
-	strcpy(n + old, spec);
-	o->events = n;
-	return true;
-}
-
 static bool parse_callgraph(struct record_opts *o, const char *s)
 {
 	if (!strcmp(s, "fp")) {
@@ -151,7 +128,7 @@ static bool parse_args(int argc, char **argv, struct record_opts *o, int *ret)
 	while ((c = getopt_long(argc, argv, "+e:F:c:gp:aC:m:zo:iqvh", longopts, NULL)) != -1) {
 		switch (c) {
 		case 'e':
-			if (!append_events(o, optarg))
+			if (!cli_append_list(&o->events, optarg))
 				goto bad;
 			break;
 		case 'F':
@@ -251,7 +228,7 @@ int cmd_record(int argc, char **argv)
 
 	if (parse_args(argc, argv, &o, &ret)) {
 		if (o.verbose)
-			perfev_set_print(vprint);
+			perfev_set_print(cli_vprint);
 		/* main() passes argv from the subcommand on; the program name sits before it. */
 		o.argc = argc + 1;
 		o.full_argv = argv - 1;

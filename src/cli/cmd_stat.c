@@ -67,13 +67,6 @@ static uint64_t now_ns(void)
 	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
 }
 
-static int vprint(enum perfev_print_level level, const char *fmt, va_list ap)
-{
-	if (level == PERFEV_DEBUG)
-		fputs("perfev: debug: ", stderr);
-	return vfprintf(stderr, fmt, ap);
-}
-
 static bool parse_args(int argc, char **argv, struct stat_opts *o, int *ret)
 {
 	enum { OPT_JSON = 256 };
@@ -106,21 +99,10 @@ static bool parse_args(int argc, char **argv, struct stat_opts *o, int *ret)
 	/* "+": the first non-option starts the command, whose own options stay its own. */
 	while ((c = getopt_long(argc, argv, "+e:p:aC:G:I:r:x:o:ivh", longopts, NULL)) != -1) {
 		switch (c) {
-		case 'e': {
-			size_t old = o->events ? strlen(o->events) + 1 : 0;
-			char *n = realloc(o->events, old + strlen(optarg) + 1);
-
-			if (!n) {
-				cli_error("out of memory");
-				*ret = 1;
-				return false;
-			}
-			if (old)
-				n[old - 1] = ',';
-			strcpy(n + old, optarg);
-			o->events = n;
+		case 'e':
+			if (!cli_append_list(&o->events, optarg))
+				goto bad;
 			break;
-		}
 		case 'p':
 			if (!cli_parse_long("-p", optarg, 1, INT32_MAX, &o->pid))
 				goto bad;
@@ -202,16 +184,6 @@ bad:
 	return false;
 }
 
-/* Exit status of a command, as a shell reports it. */
-static int exit_code_of(int status)
-{
-	if (WIFEXITED(status))
-		return WEXITSTATUS(status);
-	if (WIFSIGNALED(status))
-		return 128 + WTERMSIG(status);
-	return 1;
-}
-
 struct run_state {
 	struct perfev_evlist *el;
 	struct stat_printer *pr;
@@ -225,15 +197,8 @@ struct run_state {
 
 static void reap_child(struct run_state *rs, bool block)
 {
-	pid_t p;
-
-	if (rs->child <= 0 || rs->child_done)
-		return;
-	do
-		p = wait4(rs->child, &rs->status, block ? 0 : WNOHANG, &rs->ru);
-	while (p < 0 && errno == EINTR);
-	if (p == rs->child)
-		rs->child_done = true;
+	if (rs->child > 0 && !rs->child_done)
+		rs->child_done = cli_reap(rs->child, &rs->status, &rs->ru, block);
 }
 
 /* Waits until the command ends, the process ends, or a signal; prints intervals meanwhile. */
@@ -404,7 +369,7 @@ static int stat_main(struct stat_opts *o)
 			getrusage(RUSAGE_CHILDREN, &rs.ru); /* nothing of ours ran: zeros */
 		stat_printer__end_run(pr, elapsed, &rs.ru, !o->interval_ms || o->repeat > 1);
 		perfev_evlist__close(el);
-		ret = w ? exit_code_of(rs.status) : 0;
+		ret = w ? cli_exit_code(rs.status) : 0;
 		perfev_workload__delete(w);
 		if (sig > 0) {
 			if (!w)
@@ -429,7 +394,7 @@ int cmd_stat(int argc, char **argv)
 
 	if (parse_args(argc, argv, &o, &ret)) {
 		if (o.verbose)
-			perfev_set_print(vprint);
+			perfev_set_print(cli_vprint);
 		ret = stat_main(&o);
 	}
 	free(o.events);

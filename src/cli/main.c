@@ -5,6 +5,7 @@
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/wait.h>
 
 #include "cli.h"
 #include "perfev/perfev.h"
@@ -58,6 +59,48 @@ void cli_note(const char *fmt, ...)
 	va_start(ap, fmt);
 	vmsg("", fmt, ap);
 	va_end(ap);
+}
+
+bool cli_append_list(char **list, const char *item)
+{
+	size_t old = *list ? strlen(*list) + 1 : 0;
+	char *n = realloc(*list, old + strlen(item) + 1);
+
+	if (!n) {
+		cli_error("out of memory");
+		return false;
+	}
+	if (old)
+		n[old - 1] = ',';
+	strcpy(n + old, item);
+	*list = n;
+	return true;
+}
+
+int cli_vprint(enum perfev_print_level level, const char *fmt, va_list ap)
+{
+	if (level == PERFEV_DEBUG)
+		fputs("perfev: debug: ", stderr);
+	return vfprintf(stderr, fmt, ap);
+}
+
+int cli_exit_code(int status)
+{
+	if (WIFEXITED(status))
+		return WEXITSTATUS(status);
+	if (WIFSIGNALED(status))
+		return 128 + WTERMSIG(status);
+	return 1;
+}
+
+bool cli_reap(pid_t pid, int *status, struct rusage *ru, bool block)
+{
+	pid_t p;
+
+	do
+		p = wait4(pid, status, block ? 0 : WNOHANG, ru);
+	while (p < 0 && errno == EINTR);
+	return p == pid;
 }
 
 bool cli_parse_long(const char *opt, const char *s, long min, long max, long *out)

@@ -396,15 +396,8 @@ err:
 
 static void reap_child(struct session *s, bool block)
 {
-	pid_t p;
-
-	if (s->child <= 0 || s->child_done)
-		return;
-	do
-		p = waitpid(s->child, &s->status, block ? 0 : WNOHANG);
-	while (p < 0 && errno == EINTR);
-	if (p == s->child)
-		s->child_done = true;
+	if (s->child > 0 && !s->child_done)
+		s->child_done = cli_reap(s->child, &s->status, NULL, block);
 }
 
 static bool pidfd_ended(int pidfd)
@@ -485,15 +478,6 @@ static int open_output(struct session *s)
 	return 0;
 }
 
-static int exit_code_of(int status)
-{
-	if (WIFEXITED(status))
-		return WEXITSTATUS(status);
-	if (WIFSIGNALED(status))
-		return 128 + WTERMSIG(status);
-	return 1;
-}
-
 static void summary(const struct session *s)
 {
 	double mb = (double)perfev_data_writer__bytes_written(s->w) / (1024.0 * 1024.0);
@@ -551,7 +535,7 @@ int record_run(struct record_opts *o)
 		kill(s.child, SIGTERM);
 	}
 	reap_child(&s, true);
-	ret = s.failed ? 1 : s.child > 0 ? exit_code_of(s.status) : 0;
+	ret = s.failed ? 1 : s.child > 0 ? cli_exit_code(s.status) : 0;
 out_finish:
 	perfev_evlist__disable(s.el);
 	if (!s.failed && drain(&s) < 0) {
