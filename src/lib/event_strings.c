@@ -23,17 +23,6 @@ bool str_copy(char *dst, size_t size, const char *src)
 	return true;
 }
 
-static int hex_digit(char c)
-{
-	if (c >= '0' && c <= '9')
-		return c - '0';
-	if (c >= 'a' && c <= 'f')
-		return c - 'a' + 10;
-	if (c >= 'A' && c <= 'F')
-		return c - 'A' + 10;
-	return -1;
-}
-
 bool parse_u64(const char *s, size_t len, uint64_t *val)
 {
 	unsigned int base = 10;

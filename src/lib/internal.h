@@ -7,6 +7,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <sys/types.h>
 
 #include "perfev/common.h"
 
@@ -30,8 +31,25 @@ void *set_error_ptr(int err, const char *fmt, ...) PRINTF_LIKE(2, 3);
 
 /* Reads a whole small text file (sysfs, procfs) into buf; returns length or -errno. */
 int read_text_file(const char *path, char *buf, size_t size);
+/*
+ * Reads fd to its end into *buf (grown with realloc as needed, *cap its
+ * size; reusable across calls), NUL-terminated; the length or -errno.
+ */
+ssize_t read_fd_all(int fd, char **buf, size_t *cap);
 /* Reads an unsigned integer (decimal, or 0x hex) from a sysfs/procfs file. */
 int read_u64_file(const char *path, uint64_t *val);
+
+/* The value of a hex digit, -1 for any other byte. */
+static inline int hex_digit(char c)
+{
+	if (c >= '0' && c <= '9')
+		return c - '0';
+	if (c >= 'a' && c <= 'f')
+		return c - 'a' + 10;
+	if (c >= 'A' && c <= 'F')
+		return c - 'A' + 10;
+	return -1;
+}
 
 /* Overflow-checked size arithmetic. */
 static inline bool size_mul_ok(size_t a, size_t b, size_t *res)

@@ -25,17 +25,6 @@ static int col_error(const struct line *l, const char *col, const char *why)
 			 (int)(l->len < 120 ? l->len : 120), l->s, col, why, l->pos);
 }
 
-static int hexval(char c)
-{
-	if (c >= '0' && c <= '9')
-		return c - '0';
-	if (c >= 'a' && c <= 'f')
-		return c - 'a' + 10;
-	if (c >= 'A' && c <= 'F')
-		return c - 'A' + 10;
-	return -1;
-}
-
 /* A hex number of 1..max_digits digits, then the byte sep (which is consumed). */
 static int get_hex(struct line *l, unsigned max_digits, char sep, uint64_t *out, const char *col)
 {
@@ -43,7 +32,7 @@ static int get_hex(struct line *l, unsigned max_digits, char sep, uint64_t *out,
 	unsigned n = 0;
 	int d;
 
-	while (l->pos < l->len && (d = hexval(l->s[l->pos])) >= 0) {
+	while (l->pos < l->len && (d = hex_digit(l->s[l->pos])) >= 0) {
 		if (++n > max_digits)
 			return col_error(l, col, "too many hex digits");
 		v = v << 4 | (unsigned)d;

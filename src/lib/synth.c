@@ -234,35 +234,13 @@ static bool vanished(int err)
 static ssize_t read_all(struct synth *st, int dfd, const char *name)
 {
 	int fd = openat(dfd, name, O_RDONLY | O_CLOEXEC);
-	size_t len = 0;
+	ssize_t len;
 
 	if (fd < 0)
 		return -errno;
-	for (;;) {
-		ssize_t n;
-
-		if (st->cap - len < 4096) {
-			size_t cap = st->cap ? st->cap * 2 : 1 << 16;
-			char *b = realloc(st->buf, cap);
-
-			if (!b) {
-				close(fd);
-				return -ENOMEM;
-			}
-			st->buf = b;
-			st->cap = cap;
-		}
-		n = read(fd, st->buf + len, st->cap - len);
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n <= 0) {
-			int err = n < 0 ? errno : 0;
-
-			close(fd);
-			return err ? -err : (ssize_t)len;
-		}
-		len += (size_t)n;
-	}
+	len = read_fd_all(fd, &st->buf, &st->cap);
+	close(fd);
+	return len;
 }
 
 /* A small file (stat, status) into buf, NUL-terminated; its length or -errno. */

@@ -175,43 +175,20 @@ out:
 /* A whole small file into a malloc'ed NUL-terminated buffer; its length or -errno. */
 static ssize_t slurp(const char *path, char **out)
 {
-	size_t cap = 1 << 14, len = 0;
-	char *buf = NULL;
 	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	size_t cap = 0;
+	ssize_t len;
 
+	*out = NULL;
 	if (fd < 0)
 		return -errno;
-	for (;;) {
-		ssize_t n;
-
-		if (!buf || cap - len < 2) {
-			char *b = realloc(buf, buf ? cap *= 2 : cap);
-
-			if (!b) {
-				free(buf);
-				close(fd);
-				return -ENOMEM;
-			}
-			buf = b;
-		}
-		n = read(fd, buf + len, cap - 1 - len);
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n < 0) {
-			int err = errno;
-
-			free(buf);
-			close(fd);
-			return -err;
-		}
-		if (n == 0)
-			break;
-		len += (size_t)n;
-	}
+	len = read_fd_all(fd, out, &cap);
 	close(fd);
-	buf[len] = '\0';
-	*out = buf;
-	return (ssize_t)len;
+	if (len < 0) {
+		free(*out);
+		*out = NULL;
+	}
+	return len;
 }
 
 struct kmod {

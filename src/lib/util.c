@@ -37,6 +37,35 @@ int read_text_file(const char *path, char *buf, size_t size)
 	return (int)len;
 }
 
+ssize_t read_fd_all(int fd, char **buf, size_t *cap)
+{
+	size_t len = 0;
+
+	for (;;) {
+		ssize_t n;
+
+		if (*cap - len < 4096) {
+			size_t ncap = *cap ? *cap * 2 : 1 << 16;
+			char *b = realloc(*buf, ncap);
+
+			if (!b)
+				return -ENOMEM;
+			*buf = b;
+			*cap = ncap;
+		}
+		n = read(fd, *buf + len, *cap - 1 - len);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0)
+			return -errno;
+		if (n == 0)
+			break;
+		len += (size_t)n;
+	}
+	(*buf)[len] = '\0';
+	return (ssize_t)len;
+}
+
 int read_u64_file(const char *path, uint64_t *val)
 {
 	char buf[64], *end;
