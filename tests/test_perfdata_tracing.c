@@ -26,6 +26,7 @@
 #include <unistd.h>
 
 #include "perfev/perfev.h"
+#include "perfdata_test.h"
 #include "events_int.h" /* tracefs__set_root(), for the fake tracefs */
 
 #define N_CALLS 37
@@ -35,19 +36,10 @@
 #define FEAT_LAST 32
 #define MAX_FORMATS 16
 
-static char tmpdir[64];
 static char fake_root[128];
 static char real_events[128]; /* the real tracefs's events directory, or "" */
-static int perf_ok = -1;
 
 /* ---- environment ---- */
-
-static bool have_perf(void)
-{
-	if (perf_ok < 0)
-		perf_ok = system("perf version >/dev/null 2>&1") == 0;
-	return perf_ok;
-}
 
 static bool have_getppid_tracepoints(void)
 {
@@ -76,39 +68,6 @@ static bool have_getppid_tracepoints(void)
 			skip();                                                              \
 		}                                                                            \
 	} while (0)
-
-static const char *tpath(const char *name)
-{
-	static char p[4][PATH_MAX];
-	static int i;
-
-	i = (i + 1) % 4;
-	snprintf(p[i], sizeof(p[i]), "%s/%s", tmpdir, name);
-	return p[i];
-}
-
-static char *slurp(const char *path, size_t *len)
-{
-	FILE *f = fopen(path, "rb");
-	char *buf = NULL;
-	size_t n = 0, cap = 0, r;
-
-	assert_non_null(f);
-	do {
-		if (n + 65536 + 1 > cap) {
-			cap = (n + 65536 + 1) * 2;
-			buf = realloc(buf, cap);
-			assert_non_null(buf);
-		}
-		r = fread(buf + n, 1, cap - n - 1, f);
-		n += r;
-	} while (r > 0);
-	fclose(f);
-	buf[n] = '\0';
-	if (len)
-		*len = n;
-	return buf;
-}
 
 static void spit(const char *path, const char *text)
 {
@@ -147,20 +106,6 @@ static int teardown(void **state)
 	return system(cmd) == 0 ? 0 : -1;
 }
 
-/* Runs perf with args; stdout and stderr come back separately.  Returns the exit status. */
-static int perf(const char *args, char **out, char **err)
-{
-	char cmd[4096];
-	int st;
-
-	snprintf(cmd, sizeof(cmd), "perf %s >'%s' 2>'%s' </dev/null", args, tpath("perf.out"),
-		 tpath("perf.err"));
-	st = system(cmd);
-	*out = slurp(tpath("perf.out"), NULL);
-	*err = slurp(tpath("perf.err"), NULL);
-	return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
-}
-
 static void assert_perf_clean(const char *err)
 {
 	static const char *const bad[] = { "rror", "ailed", "Couldn't", "nvalid", "broken",
@@ -189,55 +134,7 @@ static unsigned count_lines_with(const char *text, const char *needle)
 	return n;
 }
 
-static void expect_error(int ret, int err, const char *words)
-{
-	if (ret != -err || !strstr(perfev_last_error(), words))
-		fail_msg("got %d (%s), want %d with \"%s\"", ret, perfev_last_error(), -err, words);
-}
-
 /* ---- byte streams ---- */
-
-struct stream {
-	unsigned char *p;
-	size_t len, cap;
-};
-
-static void put(struct stream *s, const void *d, size_t n)
-{
-	if (s->len + n > s->cap) {
-		s->cap = (s->len + n) * 2 + 4096;
-		s->p = realloc(s->p, s->cap);
-		assert_non_null(s->p);
-	}
-	memcpy(s->p + s->len, d, n);
-	s->len += n;
-}
-
-static void put_u32(struct stream *s, uint32_t v)
-{
-	put(s, &v, 4);
-}
-
-static void put_u64(struct stream *s, uint64_t v)
-{
-	put(s, &v, 8);
-}
-
-static uint64_t u64_at(const void *p, size_t off)
-{
-	uint64_t v;
-
-	memcpy(&v, (const char *)p + off, 8);
-	return v;
-}
-
-static uint32_t u32_at(const void *p, size_t off)
-{
-	uint32_t v;
-
-	memcpy(&v, (const char *)p + off, 4);
-	return v;
-}
 
 static size_t align8(size_t n)
 {

@@ -27,6 +27,7 @@
 #include <zstd.h>
 
 #include "perfev/perfev.h"
+#include "perfdata_test.h"
 
 #define PID 31337
 #define COMM "pdw-sampled"
@@ -56,7 +57,6 @@ static const struct {
 	{ pdw_func_gamma, "pdw_func_gamma" },
 };
 
-static char tmpdir[64];
 static char exe[PATH_MAX];
 static struct {
 	uint64_t start, len, pgoff, ino;
@@ -64,16 +64,8 @@ static struct {
 } text; /* the test binary's executable mapping, from /proc/self/maps */
 static uint8_t exe_build_id[20];
 static size_t exe_build_id_size;
-static int perf_ok = -1;
 
 /* ---- environment ---- */
-
-static bool have_perf(void)
-{
-	if (perf_ok < 0)
-		perf_ok = system("perf version >/dev/null 2>&1") == 0;
-	return perf_ok;
-}
 
 #define NEED_PERF()                                                                        \
 	do {                                                                               \
@@ -171,53 +163,6 @@ static int teardown(void **state)
 	return system(cmd) == 0 ? 0 : -1;
 }
 
-static const char *tpath(const char *name)
-{
-	static char p[4][PATH_MAX];
-	static int i;
-
-	i = (i + 1) % 4;
-	snprintf(p[i], sizeof(p[i]), "%s/%s", tmpdir, name);
-	return p[i];
-}
-
-static char *slurp(const char *path, size_t *len)
-{
-	FILE *f = fopen(path, "rb");
-	char *buf = NULL;
-	size_t n = 0, cap = 0, r;
-
-	assert_non_null(f);
-	do {
-		if (n + 65536 + 1 > cap) {
-			cap = (n + 65536 + 1) * 2;
-			buf = realloc(buf, cap);
-			assert_non_null(buf);
-		}
-		r = fread(buf + n, 1, cap - n - 1, f);
-		n += r;
-	} while (r > 0);
-	fclose(f);
-	buf[n] = '\0';
-	if (len)
-		*len = n;
-	return buf;
-}
-
-/* Runs perf with args; its stdout and stderr come back separately.  Returns the exit status. */
-static int perf(const char *args, char **out, char **err)
-{
-	char cmd[4096];
-	int st;
-
-	snprintf(cmd, sizeof(cmd), "perf %s >'%s' 2>'%s' </dev/null", args, tpath("perf.out"),
-		 tpath("perf.err"));
-	st = system(cmd);
-	*out = slurp(tpath("perf.out"), NULL);
-	*err = slurp(tpath("perf.err"), NULL);
-	return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
-}
-
 /* perf says what went wrong on stderr; a clean read says nothing of the sort. */
 static void assert_perf_clean(const char *err)
 {
@@ -232,39 +177,7 @@ static void assert_perf_clean(const char *err)
 	}
 }
 
-static void expect_error(int ret, int err, const char *words)
-{
-	if (ret != -err || !strstr(perfev_last_error(), words))
-		fail_msg("got %d (%s), want %d with \"%s\"", ret, perfev_last_error(), -err, words);
-}
-
 /* ---- the stream a profiler would write ---- */
-
-struct stream {
-	unsigned char *p;
-	size_t len, cap;
-};
-
-static void put(struct stream *s, const void *d, size_t n)
-{
-	if (s->len + n > s->cap) {
-		s->cap = (s->len + n) * 2 + 4096;
-		s->p = realloc(s->p, s->cap);
-		assert_non_null(s->p);
-	}
-	memcpy(s->p + s->len, d, n);
-	s->len += n;
-}
-
-static void put_u32(struct stream *s, uint32_t v)
-{
-	put(s, &v, 4);
-}
-
-static void put_u64(struct stream *s, uint64_t v)
-{
-	put(s, &v, 8);
-}
 
 static void put_hdr(struct stream *s, uint32_t type, uint16_t misc, size_t size)
 {
@@ -468,27 +381,11 @@ static void write_file(const char *path, const struct cfg *c, struct stream *all
 
 /* ---- reading the file back by hand ---- */
 
-static uint64_t u64_at(const char *p, size_t off)
-{
-	uint64_t v;
-
-	memcpy(&v, p + off, 8);
-	return v;
-}
-
 static uint16_t u16_at(const char *p, size_t off)
 {
 	uint16_t v;
 
 	memcpy(&v, p + off, 2);
-	return v;
-}
-
-static uint32_t u32_at(const char *p, size_t off)
-{
-	uint32_t v;
-
-	memcpy(&v, p + off, 4);
 	return v;
 }
 
