@@ -3,12 +3,13 @@
 # is missing. Quiet when everything is already there; idempotent.
 set -eu
 
-# Build: compilers, pkg-config, the libraries libperfev links.
+# Build: compilers, pkg-config, the libraries libperfev links (libiberty for its
+# C++ and Rust demangler, the one binutils and gdb use).
 # Test: cmocka, Linux perf as the interop peer, valgrind, jq to validate JSON,
 # hyperfine for bench/.
 # libclang-rt-14-dev carries libFuzzer and clang's sanitizer runtimes.
 PKGS="gcc clang make pkg-config binutils libcmocka-dev libpfm4-dev libelf-dev libdw-dev
-libzstd-dev zlib1g-dev linux-perf valgrind hyperfine libclang-rt-14-dev procps jq"
+libzstd-dev zlib1g-dev libiberty-dev linux-perf valgrind hyperfine libclang-rt-14-dev procps jq"
 
 missing=""
 for p in $PKGS; do
