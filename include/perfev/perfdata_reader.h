@@ -25,7 +25,14 @@
  * perf's own records (type >= 64) come back too, after the reader has taken
  * what it needs from them: PERF_RECORD_HEADER_ATTR adds an event,
  * HEADER_FEATURE fills a feature (pipe mode), EVENT_UPDATE names an event,
- * HEADER_BUILD_ID adds a build id, ID_INDEX maps ids to cpus and threads.
+ * HEADER_BUILD_ID adds a build id, ID_INDEX maps ids to cpus and threads
+ * (checked, not kept: no accessor needs it).  The tracing data following a
+ * pipe's HEADER_TRACING_DATA become the TRACING_DATA feature; the aux
+ * bytes following an AUXTRACE record are stepped over.
+ *
+ * A data section running past the end of the file is an error (the file
+ * was cut short); a data size of 0 (a recorder killed before it wrote its
+ * header) means the data run to the end of the file, read with a warning.
  */
 #ifndef PERFEV_PERFDATA_READER_H
 #define PERFEV_PERFDATA_READER_H
@@ -163,8 +170,8 @@ struct perfev_data_event {
 	int evsel;
 	/*
 	 * Where the record is: its offset in the file, or for a record taken
-	 * out of a PERF_RECORD_COMPRESSED, that record's offset (and
-	 * compressed is true).
+	 * out of a PERF_RECORD_COMPRESSED, the offset of the COMPRESSED
+	 * record it begins in (and compressed is true).
 	 */
 	uint64_t offset;
 	bool compressed;

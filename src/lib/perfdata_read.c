@@ -1,0 +1,740 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Opening perf.data (tools/perf/util/header.c's layout): the file or pipe
+ * header, the attrs and their ids, the id -> event map, and the accessors
+ * for the events.
+ *
+ *	file:	perf_file_header (104 bytes; 72 in files older than the
+ *		feature bitmap) | ... | perf_file_attr[] (attr, then the
+ *		section of its ids) | data | section table | feature bodies
+ *	pipe:	perf_pipe_file_header (16 bytes) | records, the attrs and
+ *		features among them
+ *
+ * The header decides the byte order ("PERFILE2" read backwards: the file
+ * was written on a machine of the other order).  Every offset and size is
+ * checked against the input's length before it is used; a mapped file is
+ * never read past its end.
+ */
+#include <fcntl.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "perfdata_read_int.h"
+
+/* attr_size above this (a perf_event_attr of 4 KiB) is taken for corruption. */
+#define PDR_MAX_ATTR_SIZE 4096u
+/* A pipe is read in chunks of at least this much. */
+#define PDR_STREAM_BUF (256u * 1024)
+
+static const char *const type_names[] = {
+	[PERF_RECORD_MMAP] = "MMAP",
+	[PERF_RECORD_LOST] = "LOST",
+	[PERF_RECORD_COMM] = "COMM",
+	[PERF_RECORD_EXIT] = "EXIT",
+	[PERF_RECORD_THROTTLE] = "THROTTLE",
+	[PERF_RECORD_UNTHROTTLE] = "UNTHROTTLE",
+	[PERF_RECORD_FORK] = "FORK",
+	[PERF_RECORD_READ] = "READ",
+	[PERF_RECORD_SAMPLE] = "SAMPLE",
+	[PERF_RECORD_MMAP2] = "MMAP2",
+	[PERF_RECORD_AUX] = "AUX",
+	[PERF_RECORD_ITRACE_START] = "ITRACE_START",
+	[PERF_RECORD_LOST_SAMPLES] = "LOST_SAMPLES",
+	[PERF_RECORD_SWITCH] = "SWITCH",
+	[PERF_RECORD_SWITCH_CPU_WIDE] = "SWITCH_CPU_WIDE",
+	[PERF_RECORD_NAMESPACES] = "NAMESPACES",
+	[PERF_RECORD_KSYMBOL] = "KSYMBOL",
+	[PERF_RECORD_BPF_EVENT] = "BPF_EVENT",
+	[PERF_RECORD_CGROUP] = "CGROUP",
+	[PERF_RECORD_TEXT_POKE] = "TEXT_POKE",
+	[PERF_RECORD_AUX_OUTPUT_HW_ID] = "AUX_OUTPUT_HW_ID",
+	[PERFEV_RECORD_HEADER_ATTR] = "HEADER_ATTR",
+	[PERFEV_RECORD_HEADER_EVENT_TYPE] = "HEADER_EVENT_TYPE",
+	[PERFEV_RECORD_HEADER_TRACING_DATA] = "HEADER_TRACING_DATA",
+	[PERFEV_RECORD_HEADER_BUILD_ID] = "HEADER_BUILD_ID",
+	[PERFEV_RECORD_FINISHED_ROUND] = "FINISHED_ROUND",
+	[PERFEV_RECORD_ID_INDEX] = "ID_INDEX",
+	[PERFEV_RECORD_AUXTRACE_INFO] = "AUXTRACE_INFO",
+	[PERFEV_RECORD_AUXTRACE] = "AUXTRACE",
+	[PERFEV_RECORD_AUXTRACE_ERROR] = "AUXTRACE_ERROR",
+	[PERFEV_RECORD_THREAD_MAP] = "THREAD_MAP",
+	[PERFEV_RECORD_CPU_MAP] = "CPU_MAP",
+	[PERFEV_RECORD_STAT_CONFIG] = "STAT_CONFIG",
+	[PERFEV_RECORD_STAT] = "STAT",
+	[PERFEV_RECORD_STAT_ROUND] = "STAT_ROUND",
+	[PERFEV_RECORD_EVENT_UPDATE] = "EVENT_UPDATE",
+	[PERFEV_RECORD_TIME_CONV] = "TIME_CONV",
+	[PERFEV_RECORD_HEADER_FEATURE] = "HEADER_FEATURE",
+	[PERFEV_RECORD_COMPRESSED] = "COMPRESSED",
+	[PERFEV_RECORD_FINISHED_INIT] = "FINISHED_INIT",
+};
+
+const char *pdr_type_name(uint32_t type)
+{
+	return type < ARRAY_SIZE(type_names) ? type_names[type] : NULL;
+}
+
+void pdr_warn(struct perfev_data_reader *r, const char *fmt, ...)
+{
+	char msg[512];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
+	if (r->warn)
+		r->warn(r->warn_ctx, msg);
+	else
+		pr_warn("%s\n", msg);
+}
+
+/* ---- events and ids ---- */
+
+static const char *const hw_names[] = {
+	"cycles", "instructions", "cache-references", "cache-misses", "branches",
+	"branch-misses", "bus-cycles", "stalled-cycles-frontend", "stalled-cycles-backend",
+	"ref-cycles",
+};
+static const char *const sw_names[] = {
+	"cpu-clock", "task-clock", "page-faults", "context-switches", "cpu-migrations",
+	"minor-faults", "major-faults", "alignment-faults", "emulation-faults", "dummy",
+	"bpf-output", "cgroup-switches",
+};
+
+/* What perf would call an event it has no name for (perf's evsel__name, roughly). */
+static void derive_name(const struct perf_event_attr *a, char *out, size_t size)
+{
+	unsigned long long c = a->config;
+
+	switch (a->type) {
+	case PERF_TYPE_HARDWARE:
+		if (c < ARRAY_SIZE(hw_names)) {
+			snprintf(out, size, "%s", hw_names[c]);
+			return;
+		}
+		break;
+	case PERF_TYPE_SOFTWARE:
+		if (c < ARRAY_SIZE(sw_names)) {
+			snprintf(out, size, "%s", sw_names[c]);
+			return;
+		}
+		break;
+	case PERF_TYPE_RAW:
+		snprintf(out, size, "raw 0x%llx", c);
+		return;
+	case PERF_TYPE_TRACEPOINT:
+		snprintf(out, size, "tracepoint %llu", c);
+		return;
+	case PERF_TYPE_HW_CACHE:
+		snprintf(out, size, "hw-cache 0x%llx", c);
+		return;
+	case PERF_TYPE_BREAKPOINT:
+		snprintf(out, size, "breakpoint 0x%llx", (unsigned long long)a->bp_addr);
+		return;
+	}
+	snprintf(out, size, "type %u config 0x%llx", a->type, c);
+}
+
+static bool fmt_equal(const struct perfev_sample_fmt *a, const struct perfev_sample_fmt *b)
+{
+	return a->sample_type == b->sample_type && a->read_format == b->read_format &&
+	       a->sample_regs_user == b->sample_regs_user &&
+	       a->sample_regs_intr == b->sample_regs_intr &&
+	       a->branch_sample_type == b->branch_sample_type &&
+	       a->sample_id_all == b->sample_id_all;
+}
+
+int pdr_add_evsel(struct perfev_data_reader *r, const void *attr, size_t attr_len,
+		  const char *where)
+{
+	struct pdr_evsel *e;
+
+	if (r->nr_evsels >= PD_MAX_ATTRS)
+		return set_error(PERFEV_ERR_FORMAT,
+				 "perf.data: %s: more than %u events, which no recorder writes",
+				 where, PD_MAX_ATTRS);
+	if (r->nr_evsels == r->cap_evsels) {
+		size_t cap = r->cap_evsels ? r->cap_evsels * 2 : 4;
+		void *n = realloc(r->evsels, cap * sizeof(*r->evsels));
+
+		if (!n)
+			return set_error(ENOMEM, "out of memory for %zu perf.data events", cap);
+		r->evsels = n;
+		r->cap_evsels = cap;
+	}
+	e = &r->evsels[r->nr_evsels];
+	memset(e, 0, sizeof(*e));
+	memcpy(&e->attr, attr, attr_len < sizeof(e->attr) ? attr_len : sizeof(e->attr));
+	if (perfev_sample_fmt__from_attr(&e->attr, &e->fmt) < 0) {
+		char why[512];
+
+		snprintf(why, sizeof(why), "%s", perfev_last_error());
+		return set_error(PERFEV_ERR_FORMAT, "perf.data: %s (event %zu): %s", where,
+				 r->nr_evsels, why);
+	}
+	derive_name(&e->attr, e->derived, sizeof(e->derived));
+	r->same_fmt = r->nr_evsels == 0 || (r->same_fmt && fmt_equal(&r->evsels[0].fmt, &e->fmt));
+	r->nr_evsels++;
+	return 0;
+}
+
+static size_t id_slot(uint64_t id, size_t cap)
+{
+	/* ids are small counters: mix them so that neighbours spread. */
+	id ^= id >> 33;
+	id *= 0xff51afd7ed558ccdull;
+	id ^= id >> 33;
+	return (size_t)id & (cap - 1);
+}
+
+static int idmap_grow(struct pdr_idmap *m)
+{
+	size_t cap = m->cap ? m->cap * 2 : 64;
+	uint64_t *keys = malloc(cap * sizeof(*keys));
+	int32_t *vals = malloc(cap * sizeof(*vals));
+
+	if (!keys || !vals) {
+		free(keys);
+		free(vals);
+		return set_error(ENOMEM, "out of memory for the ids of perf.data events");
+	}
+	for (size_t i = 0; i < cap; i++)
+		vals[i] = -1;
+	for (size_t i = 0; i < m->cap; i++) {
+		size_t s;
+
+		if (m->vals[i] < 0)
+			continue;
+		for (s = id_slot(m->keys[i], cap); vals[s] >= 0; s = (s + 1) & (cap - 1))
+			;
+		keys[s] = m->keys[i];
+		vals[s] = m->vals[i];
+	}
+	free(m->keys);
+	free(m->vals);
+	m->keys = keys;
+	m->vals = vals;
+	m->cap = cap;
+	return 0;
+}
+
+int pdr_evsel_of_id(const struct perfev_data_reader *r, uint64_t id)
+{
+	const struct pdr_idmap *m = &r->ids;
+
+	if (!m->cap)
+		return -1;
+	for (size_t s = id_slot(id, m->cap);; s = (s + 1) & (m->cap - 1)) {
+		if (m->vals[s] < 0)
+			return -1;
+		if (m->keys[s] == id)
+			return m->vals[s];
+	}
+}
+
+int pdr_add_id(struct perfev_data_reader *r, size_t idx, uint64_t id)
+{
+	struct pdr_idmap *m = &r->ids;
+	struct pdr_evsel *e = &r->evsels[idx];
+	size_t s;
+	int ret;
+
+	if (pdr_evsel_of_id(r, id) >= 0)
+		return 0; /* perf refuses a second event with the same id; the first keeps it */
+	if (r->nr_ids_total >= PD_MAX_IDS)
+		return set_error(PERFEV_ERR_FORMAT,
+				 "perf.data: more than %u event ids, which no recorder writes",
+				 PD_MAX_IDS);
+	if ((m->n + 1) * 2 > m->cap && (ret = idmap_grow(m)) < 0)
+		return ret;
+	if (e->nr_ids == e->cap_ids) {
+		size_t cap = e->cap_ids ? e->cap_ids * 2 : 4;
+		void *n = realloc(e->ids, cap * sizeof(*e->ids));
+
+		if (!n)
+			return set_error(ENOMEM, "out of memory for the ids of perf.data events");
+		e->ids = n;
+		e->cap_ids = cap;
+	}
+	e->ids[e->nr_ids++] = id;
+	for (s = id_slot(id, m->cap); m->vals[s] >= 0; s = (s + 1) & (m->cap - 1))
+		;
+	m->keys[s] = id;
+	m->vals[s] = (int32_t)idx;
+	m->n++;
+	r->nr_ids_total++;
+	return 0;
+}
+
+int pdr_set_name(struct perfev_data_reader *r, size_t idx, const char *name)
+{
+	char *n = strdup(name);
+
+	if (!n)
+		return set_error(ENOMEM, "out of memory for an event name");
+	free(r->evsels[idx].name);
+	r->evsels[idx].name = n;
+	return 0;
+}
+
+/* ---- the file header ---- */
+
+/* A section [off, off + size) must lie within the input. */
+static int check_section(const struct perfev_data_reader *r, uint64_t off, uint64_t size,
+			 const char *what)
+{
+	if (off > r->mem_len || size > r->mem_len - off)
+		return set_error(PERFEV_ERR_FORMAT,
+				 "perf.data: the %s at offset 0x%llx (%llu bytes) run%s past the end "
+				 "of the file (%zu bytes); the file is truncated or corrupt",
+				 what, (unsigned long long)off, (unsigned long long)size,
+				 off > r->mem_len ? "s" : "", r->mem_len);
+	return 0;
+}
+
+/* One perf_file_attr: the attr (of its own size), the section of its ids. */
+static int read_file_attr(struct perfev_data_reader *r, uint64_t at, size_t attr_size, size_t i)
+{
+	const unsigned char *p = r->mem + at;
+	size_t room = attr_size - 16, sz = pdr_u32(r, p + 4);
+	unsigned char attr[sizeof(struct perf_event_attr)] = { 0 };
+	uint64_t ids_off = pdr_u64(r, p + attr_size - 16), ids_size = pdr_u64(r, p + attr_size - 8);
+	char where[64];
+	int ret;
+
+	snprintf(where, sizeof(where), "attr %zu at offset 0x%llx", i, (unsigned long long)at);
+	if (sz == 0) /* perf's first ABI wrote no size */
+		sz = PERF_ATTR_SIZE_VER0;
+	if (sz < PERF_ATTR_SIZE_VER0 || sz > room)
+		return set_error(PERFEV_ERR_FORMAT,
+				 "perf.data: %s says its size is %zu bytes, but attrs are %zu bytes "
+				 "apart (%u at least)",
+				 where, sz, room, PERF_ATTR_SIZE_VER0);
+	/* A newer recorder's fields: fine while unset, as the kernel does it. */
+	for (size_t k = sizeof(attr); k < sz; k++)
+		if (p[k])
+			return set_error(PERFEV_ERR_FORMAT,
+					 "perf.data: %s sets byte %zu of perf_event_attr, a field this "
+					 "perfev does not know; a newer perfev may read it",
+					 where, k);
+	memcpy(attr, p, sz < sizeof(attr) ? sz : sizeof(attr));
+	if (r->swapped)
+		pdr_swap_attr(attr, sz < sizeof(attr) ? sz : sizeof(attr));
+	if ((ret = pdr_add_evsel(r, attr, sizeof(attr), where)) < 0)
+		return ret;
+	if (ids_size % 8)
+		return set_error(PERFEV_ERR_FORMAT,
+				 "perf.data: %s: its ids section is %llu bytes, not a whole number "
+				 "of u64 ids", where, (unsigned long long)ids_size);
+	snprintf(where, sizeof(where), "ids of attr %zu", i);
+	if ((ret = check_section(r, ids_off, ids_size, where)) < 0)
+		return ret;
+	if (ids_size / 8 > PD_MAX_IDS - r->nr_ids_total)
+		return set_error(PERFEV_ERR_FORMAT,
+				 "perf.data: attr %zu has %llu ids, more than the %u perfev accepts "
+				 "in a file", i, (unsigned long long)(ids_size / 8), PD_MAX_IDS);
+	for (uint64_t k = 0; k < ids_size / 8; k++)
+		if ((ret = pdr_add_id(r, i, pdr_u64(r, r->mem + ids_off + k * 8))) < 0)
+			return ret;
+	return 0;
+}
+
+/*
+ * A file whose recorder was killed has data size 0 and, from perf, feature
+ * bits without sections (perf writes them only at the end).  Our writer's
+ * killed file may name the tracing data with a table right at the data's
+ * start; it is taken when it is whole and ends the file (no data then).
+ */
+static bool table_ends_file(const struct perfev_data_reader *r, const uint64_t *bits)
+{
+	size_t n = 0;
+
+	for (int f = 0; f < PD_FEAT_BITS; f++)
+		n += (bits[f / 64] >> (f % 64)) & 1;
+	if (!n || r->data_off > r->mem_len || r->mem_len - r->data_off != n * 16)
+		return false;
+	for (size_t i = 0; i < n; i++) {
+		uint64_t off = pdr_u64(r, r->mem + r->data_off + i * 16);
+		uint64_t size = pdr_u64(r, r->mem + r->data_off + i * 16 + 8);
+
+		if (off > r->mem_len || size > r->mem_len - off)
+			return false;
+	}
+	return true;
+}
+
+static int read_file_header(struct perfev_data_reader *r, uint64_t hdr_size)
+{
+	const unsigned char *p = r->mem;
+	uint64_t attr_size, attrs_off, attrs_size, nr, bits[PD_FEAT_BITS / 64] = { 0 };
+	int ret;
+
+	if (r->mem_len < hdr_size)
+		return set_error(PERFEV_ERR_FORMAT,
+				 "perf.data: the file is %zu bytes, shorter than its %llu-byte header",
+				 r->mem_len, (unsigned long long)hdr_size);
+	attr_size = pdr_u64(r, p + 16);
+	attrs_off = pdr_u64(r, p + 24);
+	attrs_size = pdr_u64(r, p + 32);
+	r->data_off = pdr_u64(r, p + 40);
+	r->data_size = pdr_u64(r, p + 48);
+	if (hdr_size == PD_FILE_HEADER_SIZE)
+		for (int i = 0; i < PD_FEAT_BITS / 64; i++)
+			bits[i] = pdr_u64(r, p + 72 + i * 8);
+
+	if (attr_size < PERF_ATTR_SIZE_VER0 + 16 || attr_size > PDR_MAX_ATTR_SIZE + 16)
+		return set_error(PERFEV_ERR_FORMAT,
+				 "perf.data: the header's attr_size is %llu; an attr and its ids "
+				 "section take %u to %u bytes%s",
+				 (unsigned long long)attr_size, PERF_ATTR_SIZE_VER0 + 16,
+				 PDR_MAX_ATTR_SIZE + 16,
+				 attr_size ? "" : " (was the recorder killed before it began?)");
+	if (attrs_size % attr_size)
+		return set_error(PERFEV_ERR_FORMAT,
+				 "perf.data: the attrs section is %llu bytes, not a multiple of the "
+				 "attr_size %llu",
+				 (unsigned long long)attrs_size, (unsigned long long)attr_size);
+	nr = attrs_size / attr_size;
+	if (nr > PD_MAX_ATTRS)
+		return set_error(PERFEV_ERR_FORMAT,
+				 "perf.data: the header gives %llu attrs, more than the %u perfev "
+				 "accepts", (unsigned long long)nr, PD_MAX_ATTRS);
+	if ((ret = check_section(r, attrs_off, attrs_size, "attrs")) < 0)
+		return ret;
+	for (uint64_t i = 0; i < nr; i++)
+		if ((ret = read_file_attr(r, attrs_off + i * attr_size, (size_t)attr_size,
+					  (size_t)i)) < 0)
+			return ret;
+
+	if (r->data_off < hdr_size)
+		return set_error(PERFEV_ERR_FORMAT,
+				 "perf.data: the data offset 0x%llx lies inside the %llu-byte header",
+				 (unsigned long long)r->data_off, (unsigned long long)hdr_size);
+	if (r->data_size == 0) {
+		if (r->data_off > r->mem_len)
+			return check_section(r, r->data_off, 0, "data");
+		if (table_ends_file(r, bits)) {
+			r->data_end = r->data_off;
+			return pdr_read_features(r, bits);
+		}
+		r->to_eof = true;
+		r->data_end = r->mem_len;
+		pdr_warn(r, "perf.data: data size is 0 in the header (the recorder did not finish); "
+			    "reading the %llu bytes present",
+			 (unsigned long long)(r->mem_len - r->data_off));
+		return 0;
+	}
+	if ((ret = check_section(r, r->data_off, r->data_size, "data")) < 0)
+		return ret;
+	r->data_end = r->data_off + r->data_size;
+	return pdr_read_features(r, bits);
+}
+
+/* ---- opening ---- */
+
+static int check_magic(struct perfev_data_reader *r, const unsigned char *p)
+{
+	uint64_t m;
+
+	memcpy(&m, p, 8);
+	if (m == PD_MAGIC)
+		return 0;
+	if (m == bswap_64(PD_MAGIC)) {
+		r->swapped = true;
+		return 0;
+	}
+	if (!memcmp(p, "PERFFILE", 8))
+		return set_error(PERFEV_ERR_FORMAT,
+				 "perf.data: version 1 (\"PERFFILE\", perf before Linux 2.6.37) is not "
+				 "supported; convert it with a perf of that time");
+	return set_error(PERFEV_ERR_FORMAT,
+			 "perf.data: not a perf.data file (it does not begin with \"PERFILE2\")");
+}
+
+static int read_header(struct perfev_data_reader *r)
+{
+	const unsigned char *p;
+	uint64_t hdr_size;
+	size_t avail;
+	int ret;
+
+	if (r->mem) {
+		if (r->mem_len < PD_PIPE_HEADER_SIZE)
+			return set_error(PERFEV_ERR_FORMAT,
+					 "perf.data: the input is %zu bytes, too short for a header%s",
+					 r->mem_len, r->mem_len ? "" : " (an empty file)");
+		p = r->mem;
+	} else {
+		ret = pdr_stream_get(r, 0, PD_PIPE_HEADER_SIZE, &p, &avail);
+		if (ret < 0)
+			return ret;
+		if (!ret)
+			return set_error(PERFEV_ERR_FORMAT,
+					 "perf.data: the stream ends after %zu bytes, too short for a "
+					 "header%s", avail, avail ? "" : " (nothing was written to it)");
+	}
+	if ((ret = check_magic(r, p)) < 0)
+		return ret;
+	hdr_size = pdr_u64(r, p + 8);
+	if (hdr_size == PD_PIPE_HEADER_SIZE) {
+		r->pipe = true;
+		r->to_eof = true;
+		r->data_off = r->pos = PD_PIPE_HEADER_SIZE;
+		r->data_end = r->mem ? r->mem_len : UINT64_MAX;
+		return 0;
+	}
+	if (hdr_size != PD_FILE_HEADER_SIZE && hdr_size != PD_FILE_HEADER_SIZE - PD_FEAT_BITS / 8)
+		return set_error(PERFEV_ERR_FORMAT,
+				 "perf.data: the header says it is %llu bytes; perf writes 104 (a "
+				 "file) or 16 (a pipe)", (unsigned long long)hdr_size);
+	if (!r->mem)
+		return set_error(PERFEV_ERR_FORMAT,
+				 "perf.data: a file-mode perf.data cannot be read from a pipe (its "
+				 "features are at its end); give its path, or record with \"-o -\"");
+	ret = read_file_header(r, hdr_size);
+	r->pos = r->data_off;
+	return ret;
+}
+
+static int copy_opts(struct perfev_data_reader *r, const struct perfev_data_reader_opts *opts)
+{
+	struct perfev_data_reader_opts o = { 0 };
+
+	if (!opts)
+		return 0;
+	if (opts->sz < offsetof(struct perfev_data_reader_opts, warn) + sizeof(opts->warn))
+		return set_error(EINVAL, "perfev_data_reader_opts.sz (%zu) is too small; set it to "
+					 "sizeof(struct perfev_data_reader_opts)", opts->sz);
+	for (size_t i = sizeof(o); i < opts->sz; i++)
+		if (((const unsigned char *)opts)[i])
+			return set_error(EINVAL, "perfev_data_reader_opts has fields this library "
+						 "does not know set (sz %zu)", opts->sz);
+	memcpy(&o, opts, opts->sz < sizeof(o) ? opts->sz : sizeof(o));
+	r->warn = o.warn;
+	r->warn_ctx = o.warn_ctx;
+	return 0;
+}
+
+static struct perfev_data_reader *reader_new(const struct perfev_data_reader_opts *opts)
+{
+	struct perfev_data_reader *r = calloc(1, sizeof(*r));
+
+	if (!r)
+		return set_error_ptr(ENOMEM, "out of memory for a perf.data reader");
+	r->fd = -1;
+	r->own_fd = -1;
+	r->same_fmt = true;
+	if (copy_opts(r, opts) < 0) {
+		free(r);
+		errno = EINVAL;
+		return NULL;
+	}
+	return r;
+}
+
+/* Reads the header and attrs; on failure frees r and returns NULL with errno set. */
+static struct perfev_data_reader *reader_start(struct perfev_data_reader *r)
+{
+	int ret = read_header(r);
+
+	/* Swapped records are turned around in it; a pipe keeps a record there while it skips. */
+	if (!ret && (r->swapped || !r->mem)) {
+		r->scratch = malloc(PD_MAX_RECORD + 1);
+		if (!r->scratch)
+			ret = set_error(ENOMEM, "out of memory for the perf.data reader");
+	}
+	if (ret < 0) {
+		perfev_data_reader__delete(r);
+		errno = -ret;
+		return NULL;
+	}
+	return r;
+}
+
+struct perfev_data_reader *perfev_data_reader__new_mem(const void *buf, size_t len,
+						       const struct perfev_data_reader_opts *opts)
+{
+	struct perfev_data_reader *r;
+
+	if (!buf && len)
+		return set_error_ptr(EINVAL, "perfev_data_reader__new_mem: buf is NULL with len %zu",
+				     len);
+	r = reader_new(opts);
+	if (!r)
+		return NULL;
+	/* Any non-NULL pointer does for 0 bytes: the header check fails first. */
+	r->mem = buf ? buf : (const unsigned char *)"";
+	r->mem_len = len;
+	return reader_start(r);
+}
+
+static struct perfev_data_reader *new_fd(int fd, int own_fd,
+					 const struct perfev_data_reader_opts *opts,
+					 const char *name)
+{
+	struct perfev_data_reader *r = reader_new(opts);
+	struct stat st;
+
+	if (!r) {
+		if (own_fd >= 0)
+			close(own_fd);
+		return NULL;
+	}
+	r->own_fd = own_fd;
+	if (fstat(fd, &st) < 0) {
+		int e = errno;
+
+		perfev_data_reader__delete(r);
+		return set_error_ptr(e, "perf.data: cannot stat %s: %s", name, strerror(e));
+	}
+	if (S_ISDIR(st.st_mode)) {
+		perfev_data_reader__delete(r);
+		return set_error_ptr(EISDIR, "perf.data: %s is a directory (perf record --threads "
+					     "writes one); perfev reads a single perf.data file",
+				     name);
+	}
+	if (S_ISREG(st.st_mode) && st.st_size > 0) {
+		if ((uint64_t)st.st_size > SIZE_MAX) {
+			perfev_data_reader__delete(r);
+			return set_error_ptr(EFBIG, "perf.data: %s is too big to map", name);
+		}
+		r->map_len = (size_t)st.st_size;
+		r->map = mmap(NULL, r->map_len, PROT_READ, MAP_PRIVATE, fd, 0);
+		if (r->map == MAP_FAILED) {
+			int e = errno;
+
+			r->map = NULL;
+			perfev_data_reader__delete(r);
+			return set_error_ptr(e, "perf.data: cannot map %s (%zu bytes): %s", name,
+					     (size_t)st.st_size, strerror(e));
+		}
+		/* Read in order, once: let the kernel read ahead. */
+		madvise(r->map, r->map_len, MADV_SEQUENTIAL);
+		r->mem = r->map;
+		r->mem_len = r->map_len;
+	} else if (S_ISREG(st.st_mode)) {
+		r->mem = (const unsigned char *)"";
+		r->mem_len = 0;
+	} else {
+		r->fd = fd;
+		r->scap = PDR_STREAM_BUF;
+		r->sbuf = malloc(r->scap);
+		if (!r->sbuf) {
+			perfev_data_reader__delete(r);
+			return set_error_ptr(ENOMEM, "out of memory for the perf.data reader");
+		}
+	}
+	return reader_start(r);
+}
+
+struct perfev_data_reader *perfev_data_reader__new_fd(int fd,
+						      const struct perfev_data_reader_opts *opts)
+{
+	char name[32];
+
+	if (fd < 0)
+		return set_error_ptr(EBADF, "perfev_data_reader__new_fd: fd %d is not valid", fd);
+	snprintf(name, sizeof(name), "fd %d", fd);
+	return new_fd(fd, -1, opts, name);
+}
+
+struct perfev_data_reader *perfev_data_reader__open(const char *path,
+						    const struct perfev_data_reader_opts *opts)
+{
+	int fd;
+
+	if (!path)
+		return set_error_ptr(EINVAL, "perfev_data_reader__open: path is NULL");
+	if (!strcmp(path, "-"))
+		return new_fd(STDIN_FILENO, -1, opts, "standard input");
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0) {
+		int e = errno;
+
+		set_error(e, "cannot open %s: %s", path, strerror(e));
+		if (e == ENOENT && !strcmp(path, "perf.data"))
+			append_error(" (record one first: perfev record or perf record)");
+		errno = e;
+		return NULL;
+	}
+	return new_fd(fd, fd, opts, path);
+}
+
+void perfev_data_reader__delete(struct perfev_data_reader *r)
+{
+	if (!r)
+		return;
+	for (size_t i = 0; i < r->nr_evsels; i++) {
+		free(r->evsels[i].ids);
+		free(r->evsels[i].name);
+	}
+	free(r->evsels);
+	free(r->ids.keys);
+	free(r->ids.vals);
+	pdr_free_features(r);
+	pdr_free_data(r);
+	free(r->scratch);
+	free(r->sbuf);
+	if (r->map)
+		munmap(r->map, r->map_len);
+	if (r->own_fd >= 0)
+		close(r->own_fd);
+	free(r);
+}
+
+/* ---- accessors ---- */
+
+bool perfev_data_reader__is_pipe(const struct perfev_data_reader *r)
+{
+	return r && r->pipe;
+}
+
+bool perfev_data_reader__is_swapped(const struct perfev_data_reader *r)
+{
+	return r && r->swapped;
+}
+
+size_t perfev_data_reader__nr_evsels(const struct perfev_data_reader *r)
+{
+	return r ? r->nr_evsels : 0;
+}
+
+const struct perf_event_attr *perfev_data_reader__attr(const struct perfev_data_reader *r,
+						       size_t idx)
+{
+	return r && idx < r->nr_evsels ? &r->evsels[idx].attr : NULL;
+}
+
+const struct perfev_sample_fmt *perfev_data_reader__sample_fmt(const struct perfev_data_reader *r,
+							       size_t idx)
+{
+	return r && idx < r->nr_evsels ? &r->evsels[idx].fmt : NULL;
+}
+
+const char *perfev_data_reader__evsel_name(const struct perfev_data_reader *r, size_t idx)
+{
+	if (!r || idx >= r->nr_evsels)
+		return "";
+	return r->evsels[idx].name ? r->evsels[idx].name : r->evsels[idx].derived;
+}
+
+const uint64_t *perfev_data_reader__evsel_ids(const struct perfev_data_reader *r, size_t idx,
+					      size_t *nr)
+{
+	if (!r || idx >= r->nr_evsels) {
+		if (nr)
+			*nr = 0;
+		return NULL;
+	}
+	if (nr)
+		*nr = r->evsels[idx].nr_ids;
+	return r->evsels[idx].ids;
+}
+
+int perfev_data_reader__evsel_of_id(const struct perfev_data_reader *r, uint64_t id)
+{
+	return r ? pdr_evsel_of_id(r, id) : -1;
+}
