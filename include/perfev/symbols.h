@@ -39,8 +39,9 @@ struct perfev_dso;
 struct perfev_symbolizer_opts {
 	size_t sz; /* sizeof(struct perfev_symbolizer_opts) */
 	/*
-	 * Prefix of every path opened (a sysroot, or the root of another
-	 * machine's files); NULL or "": none.
+	 * Prefix of every DSO path opened (a sysroot, or the root of another
+	 * machine's files), and of the default debug_dir; NULL or "": none.
+	 * Not of kallsyms, jit_dir or buildid_dir, which are given whole.
 	 */
 	const char *root;
 	/* Where separate debug files live; NULL: "/usr/lib/debug". */
@@ -91,8 +92,9 @@ PERFEV_API struct perfev_dso *perfev_symbolizer__dso(struct perfev_symbolizer *s
 						     const char *path, const uint8_t *build_id,
 						     size_t build_id_size);
 /*
- * The kernel: symbols from opts.kallsyms (modules included, as
- * "name [module]" gives them).  When kptr_restrict hides the addresses
+ * The kernel: symbols from opts.kallsyms (modules included: a module's
+ * symbol is named "name [module]", its raw_name "name").  Each extends to
+ * the next symbol, kallsyms giving no sizes.  When kptr_restrict hides the addresses
  * (every one 0), the DSO has no symbols and its error says so and what to
  * do (run as root, or sysctl kernel.kptr_restrict=0).
  */
