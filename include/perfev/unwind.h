@@ -11,6 +11,12 @@
  * many samples are unwound.
  *
  * x86_64 only for now; other architectures' registers give -EOPNOTSUPP.
+ *
+ * Maps whose path starts with '[' ([vdso], [stack]...) or is empty are not
+ * files and are not read; a caller holding a copy of the vDSO can give its
+ * path instead.  At most 32 processes are kept (each keeps its files open),
+ * the least recently unwound dropped first.  An unwinder is not
+ * thread-safe: use one per thread.
  */
 #ifndef PERFEV_UNWIND_H
 #define PERFEV_UNWIND_H
