@@ -43,20 +43,22 @@ TESTS    := $(TEST_SRCS:%.c=$(BUILD)/%)
 HELPERS  := $(HELPER_SRCS:%.c=$(BUILD)/%)
 BENCHES  := $(BENCH_SRCS:%.c=$(BUILD)/%)
 EXAMPLES := $(EXAMPLE_SRCS:%.c=$(BUILD)/%)
+UW_DIR   := $(BUILD)/tests/unwind
+UNWIND_BINS := $(UW_DIR)/uw_work $(UW_DIR)/libuwlib.so $(UW_DIR)/libuwlld.so
 
 STATIC   := $(BUILD)/libperfev.a
 SHARED   := $(BUILD)/libperfev.so.$(VERSION)
 TOOL     := $(BUILD)/perfev
 MAP      := src/lib/libperfev.map
 
-.PHONY: all lib tool tests helpers bench examples check check-fast check-san demo install \
+.PHONY: all lib tool tests helpers symtest bench examples check check-fast check-san demo install \
         uninstall fuzz fuzz-smoke setup clean
 .DEFAULT_GOAL := all
 
 all: lib tool examples
 lib: $(STATIC) $(SHARED) $(BUILD)/perfev.pc
 tool: $(TOOL)
-tests: $(TESTS) $(HELPERS) $(TOOL)
+tests: $(TESTS) $(HELPERS) $(TOOL) $(UNWIND_BINS)
 helpers: $(HELPERS)
 bench: setup $(BENCHES) $(TOOL) $(HELPERS)
 	@sh bench/run.sh $(BUILD)
@@ -97,6 +99,57 @@ $(BUILD)/tests/helpers/%: tests/helpers/%.c
 	@mkdir -p $(dir $@)
 	$(CC) -std=c11 -D_GNU_SOURCE $(HELPER_OPT) -g -fno-omit-frame-pointer $(LEAF_FP) -Wall -Wextra \
 	      -Werror -o $@ $< -lpthread
+
+# Symbol test binaries: what tests/test_symbols.c resolves and checks against
+# nm, addr2line and c++filt.  Plain programs built without sanitizers or the
+# library: a PIE, a shared library and its user, a stripped binary whose debug
+# info is in a separate file (found by .gnu_debuglink, and by build id under
+# SYMTEST/debug), inlined functions at -O2, and C++.
+CXX      ?= g++
+SYMTEST  := $(BUILD)/tests/symtest
+SYMTEST_CFLAGS := -std=c11 -D_GNU_SOURCE -g -Wall -Wextra -Werror -Wl,--build-id
+SYMTEST_BINS := $(addprefix $(SYMTEST)/,pie libsym.so uselib stripped inline cxx)
+symtest: $(SYMTEST_BINS)
+# Here, not on the line above: prerequisites expand where the rule is read.
+tests: $(SYMTEST_BINS)
+$(SYMTEST)/pie: tests/symtest/pie.c tests/symtest/common.h
+	@mkdir -p $(dir $@)
+	$(CC) $(SYMTEST_CFLAGS) -O1 -fPIE -pie -o $@ $<
+$(SYMTEST)/libsym.so: tests/symtest/libsym.c
+	@mkdir -p $(dir $@)
+	$(CC) $(SYMTEST_CFLAGS) -O1 -fPIC -shared -o $@ $<
+$(SYMTEST)/uselib: tests/symtest/uselib.c tests/symtest/common.h $(SYMTEST)/libsym.so
+	$(CC) $(SYMTEST_CFLAGS) -O1 -fPIE -pie -o $@ $< -L$(SYMTEST) -lsym -Wl,-rpath,'$$ORIGIN'
+$(SYMTEST)/stripped: tests/symtest/stripped.c
+	@mkdir -p $(SYMTEST)/.debug
+	$(CC) $(SYMTEST_CFLAGS) -O1 -fPIE -pie -o $@.full $<
+	objcopy --only-keep-debug $@.full $(SYMTEST)/.debug/stripped.debug
+	objcopy --strip-all --add-gnu-debuglink=$(SYMTEST)/.debug/stripped.debug $@.full $@
+	id=$$(readelf -n $@ | sed -n 's/^ *Build ID: *//p'); \
+	    d=$(SYMTEST)/debug/.build-id/$$(echo $$id | cut -c1-2); mkdir -p $$d && \
+	    cp $(SYMTEST)/.debug/stripped.debug $$d/$$(echo $$id | cut -c3-).debug
+	rm -f $@.full
+$(SYMTEST)/inline: tests/symtest/inline.c
+	@mkdir -p $(dir $@)
+	$(CC) $(SYMTEST_CFLAGS) -O2 -o $@ $<
+$(SYMTEST)/cxx: tests/symtest/cxx.cc
+	@mkdir -p $(dir $@)
+	$(CXX) -std=c++17 -g -O1 -Wall -Wextra -Werror -Wl,--build-id -o $@ $<
+
+# Unwind test binaries: a workload without frame pointers, so only CFI walks
+# its stack, calling into a shared library linked by GNU ld and another linked
+# by lld (whose text segment's address differs from its file offset).  Found
+# next to the workload through its $$ORIGIN rpath.
+UW_CFLAGS := -std=c11 -D_GNU_SOURCE -O2 -g -fomit-frame-pointer -Wall -Wextra -Werror
+$(UW_DIR)/libuwlib.so: tests/unwind/uw_lib.c
+	@mkdir -p $(dir $@)
+	$(CC) $(UW_CFLAGS) -fPIC -shared -o $@ $<
+$(UW_DIR)/libuwlld.so: tests/unwind/uw_lib.c
+	@mkdir -p $(dir $@)
+	$(CC) $(UW_CFLAGS) -DUW_LIB_FN=uw_lld_spin -fPIC -shared -fuse-ld=lld -o $@ $<
+$(UW_DIR)/uw_work: tests/unwind/uw_work.c $(UW_DIR)/libuwlib.so $(UW_DIR)/libuwlld.so
+	$(CC) $(UW_CFLAGS) -o $@ $< -L$(UW_DIR) -luwlib -luwlld -Wl,-rpath,'$$ORIGIN'
+# End of the unwind test binaries.
 
 $(BUILD)/bench/%: $(BUILD)/bench/%.o $(STATIC)
 	$(CC) $(ALL_LDFLAGS) -o $@ $< $(STATIC) $(LIBS) -lpthread
