@@ -1,0 +1,103 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * perfev: the profile every output is built from: a call tree of weighted
+ * stacks.  The root's children are threads (command, pid, tid); below a
+ * thread, the outermost callers, down to the sampled functions.  Each node
+ * has a self weight (samples whose innermost frame it is) and a total weight
+ * (its own and its descendants').  Frames are interned: the same function
+ * in two places of the tree is the same frame index.
+ *
+ *	struct perfev_profile *p = perfev_profile__new(NULL);
+ *	... perfev_profile__add(p, s->thread, s->frames, s->nr_frames, s->period);
+ *	for (size_t i = 0; i < perfev_profile__nr_nodes(p); i++)
+ *		use(perfev_profile__node(p, i));
+ */
+#ifndef PERFEV_PROFILE_H
+#define PERFEV_PROFILE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "perfev/common.h"
+#include "perfev/session.h"
+#include "perfev/symbols.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+struct perfev_profile;
+
+#define PERFEV_PROFILE_NONE UINT32_MAX
+
+struct perfev_profile_opts {
+	size_t sz; /* sizeof(struct perfev_profile_opts) */
+	/* Key frames by source line too (a function's lines become distinct frames). */
+	bool srcline;
+	/* Expand inlined functions into frames of their own (needs DWARF). */
+	bool inlines;
+	/* One thread node for everything (command, pid and tid not kept). */
+	bool merge_threads;
+	size_t :0;
+};
+#define perfev_profile_opts__last_field merge_threads
+
+/* A function (or an unresolved address) in the tree. */
+struct perfev_profile_frame {
+	struct perfev_dso *dso;		 /* NULL: no map held the address */
+	const struct perfev_symbol *sym; /* NULL: unresolved */
+	/* Unresolved: the address (in the DSO when dso, else as sampled); 0 with a sym. */
+	uint64_t addr;
+	const char *inline_name; /* an inlined function's name (sym is the one it is inlined into) */
+	struct perfev_srcline src; /* with opts.srcline; { NULL, 0 } when unknown */
+	bool kernel;
+};
+
+struct perfev_profile_thread {
+	const char *comm;
+	int pid, tid;
+};
+
+struct perfev_profile_node {
+	uint32_t frame;	 /* PERFEV_PROFILE_NONE for the root and thread nodes */
+	uint32_t thread; /* the thread the path belongs to; NONE for the root */
+	uint32_t parent; /* NONE for the root (node 0) */
+	uint32_t first_child, next_sibling; /* NONE when there is none */
+	uint32_t depth;	 /* 0 root, 1 thread, 2 outermost frames... */
+	uint64_t self, total;
+	uint64_t self_samples, total_samples;
+};
+
+PERFEV_API struct perfev_profile *perfev_profile__new(const struct perfev_profile_opts *opts);
+PERFEV_API void perfev_profile__delete(struct perfev_profile *p);
+
+/*
+ * Adds one stack (innermost frame first, as the session gives it) with its
+ * weight.  0 or -ENOMEM.
+ */
+PERFEV_API int perfev_profile__add(struct perfev_profile *p, const struct perfev_thread *t,
+				   const struct perfev_frame *frames, size_t nr, uint64_t weight);
+
+/* Node 0 is the root; a node's parent always has a smaller index. */
+PERFEV_API size_t perfev_profile__nr_nodes(const struct perfev_profile *p);
+PERFEV_API const struct perfev_profile_node *perfev_profile__node(const struct perfev_profile *p,
+								  size_t i);
+PERFEV_API size_t perfev_profile__nr_frames(const struct perfev_profile *p);
+PERFEV_API const struct perfev_profile_frame *
+perfev_profile__frame(const struct perfev_profile *p, size_t i);
+PERFEV_API size_t perfev_profile__nr_threads(const struct perfev_profile *p);
+PERFEV_API const struct perfev_profile_thread *
+perfev_profile__thread(const struct perfev_profile *p, size_t i);
+
+/*
+ * A frame's name: the symbol's (or the inlined function's), else the
+ * address as perf prints it ("0x00007f0012345678"); into buf, returned.
+ */
+PERFEV_API const char *perfev_profile_frame__name(const struct perfev_profile_frame *f, char *buf,
+						  size_t size);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

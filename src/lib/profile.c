@@ -1,0 +1,377 @@
+// SPDX-License-Identifier: MIT
+/*
+ * The call tree: stacks are inserted outermost caller first below their
+ * thread's node, so shared callers share nodes; frames and threads are
+ * interned so that equal functions compare by index.
+ */
+#include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "idxhash.h"
+#include "internal.h"
+#include "perfev/profile.h"
+
+#define MAX_INLINES 16
+
+struct perfev_profile {
+	struct perfev_profile_opts opts;
+	struct perfev_profile_node *nodes;
+	size_t nr_nodes, cap_nodes;
+	struct idxhash child_hash; /* (parent, frame or thread) -> node */
+	struct perfev_profile_frame *frames;
+	size_t nr_frames, cap_frames;
+	struct idxhash frame_hash;
+	struct perfev_profile_thread *threads;
+	size_t nr_threads, cap_threads;
+	struct idxhash thread_hash;
+	/* One stack's frame indices, outermost first. */
+	uint32_t *path;
+	size_t cap_path;
+	/*
+	 * The previous stack's path and nodes: consecutive samples of a thread
+	 * mostly share their outer callers, whose nodes are then found without
+	 * a lookup.
+	 */
+	uint32_t *prev_path, *prev_nodes;
+	size_t nr_prev, cap_prev;
+	uint32_t prev_thread_node;
+	/* Recently interned frames by their identity (direct-mapped): no hashing of names. */
+	struct fcache_ent {
+		struct perfev_dso *dso;
+		const struct perfev_symbol *sym;
+		uint64_t addr;
+		uint32_t idx1; /* frame + 1; 0: empty */
+		bool kernel;
+	} fcache[4096];
+};
+
+static bool grow(void **arr, size_t *cap, size_t need, size_t elem)
+{
+	if (need <= *cap)
+		return true;
+	size_t n = *cap ? *cap * 2 : 64;
+
+	while (n < need)
+		n *= 2;
+	void *q = realloc(*arr, n * elem);
+
+	if (!q)
+		return false;
+	*arr = q;
+	*cap = n;
+	return true;
+}
+
+struct perfev_profile *perfev_profile__new(const struct perfev_profile_opts *opts)
+{
+	struct perfev_profile *p;
+
+	if (opts && opts->sz < sizeof(size_t))
+		return set_error_ptr(EINVAL, "perfev_profile_opts.sz is %zu, too small", opts->sz);
+	p = calloc(1, sizeof(*p));
+	if (!p)
+		return set_error_ptr(ENOMEM, "profile: out of memory");
+	if (opts)
+		memcpy(&p->opts, opts, opts->sz < sizeof(p->opts) ? opts->sz : sizeof(p->opts));
+	if (!grow((void **)&p->nodes, &p->cap_nodes, 1, sizeof(*p->nodes))) {
+		free(p);
+		return set_error_ptr(ENOMEM, "profile: out of memory");
+	}
+	p->nodes[0] = (struct perfev_profile_node){ .frame = PERFEV_PROFILE_NONE,
+						    .thread = PERFEV_PROFILE_NONE,
+						    .parent = PERFEV_PROFILE_NONE,
+						    .first_child = PERFEV_PROFILE_NONE,
+						    .next_sibling = PERFEV_PROFILE_NONE };
+	p->nr_nodes = 1;
+	p->prev_thread_node = PERFEV_PROFILE_NONE;
+	return p;
+}
+
+void perfev_profile__delete(struct perfev_profile *p)
+{
+	if (!p)
+		return;
+	free(p->nodes);
+	free(p->frames);
+	free(p->threads);
+	free(p->path);
+	free(p->prev_path);
+	free(p->prev_nodes);
+	idxhash_free(&p->child_hash);
+	idxhash_free(&p->frame_hash);
+	idxhash_free(&p->thread_hash);
+	free(p);
+}
+
+struct frame_key {
+	const struct perfev_profile *p;
+	const struct perfev_profile_frame *f;
+};
+
+static bool str_eq(const char *a, const char *b)
+{
+	return a == b || (a && b && !strcmp(a, b));
+}
+
+static bool frame_eq(const void *ctx, uint32_t idx)
+{
+	const struct frame_key *k = ctx;
+	const struct perfev_profile_frame *a = &k->p->frames[idx], *b = k->f;
+
+	return a->dso == b->dso && a->sym == b->sym && a->addr == b->addr &&
+	       a->kernel == b->kernel && str_eq(a->inline_name, b->inline_name) &&
+	       a->src.line == b->src.line && str_eq(a->src.file, b->src.file);
+}
+
+static int64_t intern_frame(struct perfev_profile *p, const struct perfev_profile_frame *f)
+{
+	struct frame_key k = { p, f };
+	uint64_t h = hash_mix((uintptr_t)f->dso, (uintptr_t)f->sym);
+	int64_t i;
+
+	h = hash_mix(h, f->addr ^ ((uint64_t)f->kernel << 63) ^ f->src.line);
+	if (f->inline_name)
+		h = hash_mix(h, hash_str(f->inline_name));
+	i = idxhash_find(&p->frame_hash, h, frame_eq, &k);
+	if (i >= 0)
+		return i;
+	if (p->nr_frames >= PERFEV_PROFILE_NONE - 1 ||
+	    !grow((void **)&p->frames, &p->cap_frames, p->nr_frames + 1, sizeof(*p->frames)) ||
+	    idxhash_insert(&p->frame_hash, h, p->nr_frames) < 0)
+		return -1;
+	p->frames[p->nr_frames] = *f;
+	return p->nr_frames++;
+}
+
+struct thread_key {
+	const struct perfev_profile *p;
+	const struct perfev_profile_thread *t;
+};
+
+static bool thread_eq(const void *ctx, uint32_t idx)
+{
+	const struct thread_key *k = ctx;
+	const struct perfev_profile_thread *a = &k->p->threads[idx];
+
+	return a->comm == k->t->comm && a->pid == k->t->pid && a->tid == k->t->tid;
+}
+
+static int64_t intern_thread(struct perfev_profile *p, const struct perfev_thread *t)
+{
+	struct perfev_profile_thread pt = { "", -1, -1 };
+	struct thread_key k = { p, &pt };
+	uint64_t h;
+	int64_t i;
+
+	if (t && !p->opts.merge_threads) {
+		pt.comm = perfev_thread__comm(t);
+		pt.pid = perfev_thread__pid(t);
+		pt.tid = perfev_thread__tid(t);
+	}
+	h = hash_mix((uintptr_t)pt.comm, ((uint64_t)(uint32_t)pt.pid << 32) | (uint32_t)pt.tid);
+	i = idxhash_find(&p->thread_hash, h, thread_eq, &k);
+	if (i >= 0)
+		return i;
+	if (!grow((void **)&p->threads, &p->cap_threads, p->nr_threads + 1, sizeof(*p->threads)) ||
+	    idxhash_insert(&p->thread_hash, h, p->nr_threads) < 0)
+		return -1;
+	p->threads[p->nr_threads] = pt;
+	return p->nr_threads++;
+}
+
+struct child_key {
+	const struct perfev_profile *p;
+	uint32_t parent, frame, thread;
+};
+
+static bool child_eq(const void *ctx, uint32_t idx)
+{
+	const struct child_key *k = ctx;
+	const struct perfev_profile_node *n = &k->p->nodes[idx];
+
+	return n->parent == k->parent && n->frame == k->frame && n->thread == k->thread;
+}
+
+static int64_t child(struct perfev_profile *p, uint32_t parent, uint32_t frame, uint32_t thread)
+{
+	struct child_key k = { p, parent, frame, thread };
+	uint64_t h = hash_mix(((uint64_t)parent << 32) | frame, thread);
+	int64_t i = idxhash_find(&p->child_hash, h, child_eq, &k);
+	struct perfev_profile_node *n;
+
+	if (i >= 0)
+		return i;
+	if (p->nr_nodes >= PERFEV_PROFILE_NONE - 1 ||
+	    !grow((void **)&p->nodes, &p->cap_nodes, p->nr_nodes + 1, sizeof(*p->nodes)) ||
+	    idxhash_insert(&p->child_hash, h, p->nr_nodes) < 0)
+		return -1;
+	n = &p->nodes[p->nr_nodes];
+	*n = (struct perfev_profile_node){ .frame = frame, .thread = thread, .parent = parent,
+					   .first_child = PERFEV_PROFILE_NONE,
+					   .next_sibling = p->nodes[parent].first_child,
+					   .depth = p->nodes[parent].depth + 1 };
+	p->nodes[parent].first_child = p->nr_nodes;
+	return p->nr_nodes++;
+}
+
+static bool push(struct perfev_profile *p, size_t *n, int64_t frame)
+{
+	if (frame < 0 || !grow((void **)&p->path, &p->cap_path, *n + 1, sizeof(*p->path)))
+		return false;
+	p->path[(*n)++] = frame;
+	return true;
+}
+
+/* Appends one sampled frame's path entries (outermost first: the symbol, then what is inlined in it). */
+static bool add_frame(struct perfev_profile *p, size_t *n, const struct perfev_frame *fr)
+{
+	struct perfev_profile_frame f = { .dso = fr->dso, .sym = fr->sym, .kernel = fr->kernel };
+
+	if (!f.sym)
+		f.addr = fr->addr;
+	if (p->opts.inlines && f.dso && f.sym && !f.kernel) {
+		struct perfev_inline_frame in[MAX_INLINES];
+		int k = perfev_dso__inline_frames(f.dso, fr->addr, in, MAX_INLINES);
+
+		if (k > 1) {
+			if (k > MAX_INLINES)
+				k = MAX_INLINES;
+			/* in[k - 1] is the symbol itself; the others were inlined into it. */
+			if (p->opts.srcline)
+				f.src = in[k - 1].where;
+			if (!push(p, n, intern_frame(p, &f)))
+				return false;
+			for (int j = k - 2; j >= 0; j--) {
+				struct perfev_profile_frame g = f;
+
+				g.inline_name = in[j].name;
+				g.src = p->opts.srcline ? in[j].where : (struct perfev_srcline){ 0 };
+				if (!push(p, n, intern_frame(p, &g)))
+					return false;
+			}
+			return true;
+		}
+	}
+	if (!p->opts.srcline && !f.inline_name) {
+		struct fcache_ent *c = &p->fcache[hash_mix((uintptr_t)f.dso ^ f.addr, (uintptr_t)f.sym) &
+						  (ARRAY_SIZE(p->fcache) - 1)];
+		int64_t idx;
+
+		if (c->idx1 && c->dso == f.dso && c->sym == f.sym && c->addr == f.addr &&
+		    c->kernel == f.kernel)
+			return push(p, n, c->idx1 - 1);
+		idx = intern_frame(p, &f);
+		if (idx >= 0)
+			*c = (struct fcache_ent){ f.dso, f.sym, f.addr, (uint32_t)idx + 1, f.kernel };
+		return push(p, n, idx);
+	}
+	if (p->opts.srcline &&
+	    (!f.dso || f.kernel || perfev_dso__srcline(f.dso, fr->addr, &f.src) < 0)) {
+		/* No line known: the address itself tells places apart (perf's "sym+off"). */
+		f.src = (struct perfev_srcline){ 0 };
+		f.addr = fr->addr;
+	}
+	return push(p, n, intern_frame(p, &f));
+}
+
+int perfev_profile__add(struct perfev_profile *p, const struct perfev_thread *t,
+			const struct perfev_frame *frames, size_t nr, uint64_t weight)
+{
+	int64_t th = intern_thread(p, t), node;
+	size_t n = 0;
+
+	if (th < 0)
+		return set_error(ENOMEM, "profile: out of memory");
+	for (size_t i = nr; i-- > 0;)
+		if (!add_frame(p, &n, &frames[i]))
+			return set_error(ENOMEM, "profile: out of memory");
+	node = child(p, 0, PERFEV_PROFILE_NONE, th);
+	if (node < 0)
+		return set_error(ENOMEM, "profile: out of memory");
+	p->nodes[0].total += weight;
+	p->nodes[0].total_samples++;
+	p->nodes[node].total += weight;
+	p->nodes[node].total_samples++;
+	size_t same = 0;
+
+	if ((uint32_t)node == p->prev_thread_node)
+		while (same < n && same < p->nr_prev && p->path[same] == p->prev_path[same])
+			same++;
+	if (n > p->cap_prev) {
+		size_t cap = n * 2;
+		uint32_t *a = realloc(p->prev_path, cap * sizeof(*a)), *b;
+
+		if (a)
+			p->prev_path = a;
+		b = a ? realloc(p->prev_nodes, cap * sizeof(*b)) : NULL;
+		if (!b)
+			return set_error(ENOMEM, "profile: out of memory");
+		p->prev_nodes = b;
+		p->cap_prev = cap;
+	}
+	p->prev_thread_node = node;
+	for (size_t i = 0; i < n; i++) {
+		if (i < same)
+			node = p->prev_nodes[i];
+		else
+			node = child(p, node, p->path[i], th);
+		if (node < 0) {
+			p->nr_prev = 0;
+			return set_error(ENOMEM, "profile: out of memory");
+		}
+		p->nodes[node].total += weight;
+		p->nodes[node].total_samples++;
+		p->prev_path[i] = p->path[i];
+		p->prev_nodes[i] = node;
+	}
+	p->nr_prev = n;
+	p->nodes[node].self += weight;
+	p->nodes[node].self_samples++;
+	return 0;
+}
+
+size_t perfev_profile__nr_nodes(const struct perfev_profile *p)
+{
+	return p->nr_nodes;
+}
+
+const struct perfev_profile_node *perfev_profile__node(const struct perfev_profile *p, size_t i)
+{
+	return i < p->nr_nodes ? &p->nodes[i] : NULL;
+}
+
+size_t perfev_profile__nr_frames(const struct perfev_profile *p)
+{
+	return p->nr_frames;
+}
+
+const struct perfev_profile_frame *perfev_profile__frame(const struct perfev_profile *p, size_t i)
+{
+	return i < p->nr_frames ? &p->frames[i] : NULL;
+}
+
+size_t perfev_profile__nr_threads(const struct perfev_profile *p)
+{
+	return p->nr_threads;
+}
+
+const struct perfev_profile_thread *perfev_profile__thread(const struct perfev_profile *p,
+							   size_t i)
+{
+	return i < p->nr_threads ? &p->threads[i] : NULL;
+}
+
+const char *perfev_profile_frame__name(const struct perfev_profile_frame *f, char *buf,
+				       size_t size)
+{
+	if (f->inline_name)
+		snprintf(buf, size, "%s", f->inline_name);
+	else if (f->sym)
+		snprintf(buf, size, "%s", f->sym->name);
+	else
+		snprintf(buf, size, "0x%016" PRIx64, f->addr);
+	return buf;
+}
