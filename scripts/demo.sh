@@ -1,5 +1,6 @@
 #!/bin/sh
-# 'make demo': measure the bundled workload (tests/helpers/demo.c) with perfev stat.
+# 'make demo': measure the bundled workload (tests/helpers/demo.c) with perfev stat, then profile
+# it with perfev record -g and show where its time goes with perfev report.
 set -eu
 BUILD=${1:-build}
 PERFEV=$BUILD/perfev
@@ -19,9 +20,10 @@ echo "== where its CPU time goes: perfev record -g samples it into perf.data"
 OUT=$(mktemp -d)
 trap 'rm -rf "$OUT"' EXIT
 "$PERFEV" record -g -o "$OUT/demo.data" -- "$W" >/dev/null
-if command -v perf >/dev/null 2>&1; then
-	# perfev's own report comes next; until then Linux perf reads the file perfev wrote.
-	echo "== the hottest functions (perf report --stdio --no-children --sort sym on that file)"
-	perf report --stdio --no-children --sort sym -g none -i "$OUT/demo.data" 2>/dev/null |
-		grep -v '^#' | grep -v '^$' | head -n 12
-fi
+echo
+echo "== the hottest functions, each with the calls that led there (perfev report --no-children)"
+"$PERFEV" report -i "$OUT/demo.data" --stdio --no-children --sort comm,dso,sym --percent-limit 2 |
+	grep -v '^$'
+echo
+echo "== where the time goes including callees (perfev report --children, the top 12)"
+"$PERFEV" report -i "$OUT/demo.data" --stdio --children -g none | grep -v '^#' | grep -v '^$' | head -n 12

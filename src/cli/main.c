@@ -13,6 +13,8 @@
 static const struct cmd commands[] = {
 	{ "stat", cmd_stat, "count events in a command, a process, or the whole system" },
 	{ "record", cmd_record, "sample a command, a process, or CPUs into perf.data" },
+	{ "report", cmd_report, "show where the samples of a perf.data file went" },
+	{ "script", cmd_script, "print every sample of a perf.data file, as perf script does" },
 	{ "list", cmd_list, "list the events this machine can count" },
 };
 

@@ -1,0 +1,694 @@
+/* SPDX-License-Identifier: MIT */
+/* perfev report: where the samples of a perf.data file went, as a table and call graphs. */
+#include <errno.h>
+#include <getopt.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "cli.h"
+#include "perfev/perfev.h"
+#include "report.h"
+
+static const char report_usage[] =
+	"usage: perfev report [-i FILE] [--stdio] [-s KEYS] [--children | --no-children]\n"
+	"                     [-g MODE] [--percent-limit P] [-F FIELDS] [filters]\n"
+	"\n"
+	"    -i, --input FILE          the perf.data to read (default perf.data; '-' reads\n"
+	"                              a pipe-mode stream from standard input)\n"
+	"        --stdio               text output (the only one; accepted for perf's habit)\n"
+	"    -s, --sort KEYS           group samples by these, comma-separated: comm, pid,\n"
+	"                              tid, dso, sym, srcline (default comm,dso,sym)\n"
+	"        --children            also charge each sample to every caller on its stack\n"
+	"                              (the default when the file has call graphs)\n"
+	"        --no-children         charge each sample only to where it was taken\n"
+	"    -g, --call-graph MODE     call graphs below each entry, comma-separated: graph,\n"
+	"                              flat, folded or none; caller or callee order; a\n"
+	"                              threshold in percent (default graph,0.5, caller with\n"
+	"                              --children, callee without)\n"
+	"        --percent-limit P     leave out entries below P percent\n"
+	"    -F, --fields FIELDS       columns to show: overhead, children, sample, period\n"
+	"                              and sort keys (keys given here are sorted by)\n"
+	"        --comm(s) LIST        only samples of these commands\n"
+	"        --pid LIST            only samples of these processes\n"
+	"        --tid LIST            only samples of these threads\n"
+	"        --dso(s) LIST         only samples taken in these files (name or path)\n"
+	"        --inline              show inlined functions as frames of their own\n"
+	"        --max-stack N         use at most N frames of each stack\n"
+	"        --no-demangle         show C++ and Rust names as they are in the file\n"
+	"    -q, --quiet               no warnings or progress\n"
+	"    -v, --verbose             explain what is done\n"
+	"    -h, --help                show this help\n";
+
+static const char *const key_names[NR_KEYS] = { "comm", "pid", "tid", "dso", "sym", "srcline" };
+static const char *const key_titles[NR_KEYS] = { "Command", "Pid:Command", "Tid:Command",
+						 "Shared Object", "Symbol", "Source:Line" };
+
+static int parse_key(const char *s)
+{
+	for (int k = 0; k < NR_KEYS; k++)
+		if (!strcmp(s, key_names[k]))
+			return k;
+	if (!strcmp(s, "symbol"))
+		return KEY_SYM;
+	if (!strcmp(s, "command"))
+		return KEY_COMM;
+	return -1;
+}
+
+static bool add_key(struct report_opts *o, int k)
+{
+	for (int i = 0; i < o->nr_keys; i++)
+		if ((int)o->keys[i] == k)
+			return true;
+	o->keys[o->nr_keys++] = k;
+	return true;
+}
+
+static bool parse_sort(struct report_opts *o, const char *arg)
+{
+	char *dup = strdup(arg), *save = NULL;
+	bool ok = dup != NULL;
+
+	for (char *t = dup ? strtok_r(dup, ",", &save) : NULL; t; t = strtok_r(NULL, ",", &save)) {
+		int k = parse_key(t);
+
+		if (k < 0) {
+			cli_error("unknown sort key '%s'; the keys are comm, pid, tid, dso, sym, srcline", t);
+			ok = false;
+			break;
+		}
+		add_key(o, k);
+	}
+	free(dup);
+	return ok;
+}
+
+static bool parse_fields(struct report_opts *o, const char *arg, bool sort_given)
+{
+	char *dup = strdup(arg), *save = NULL;
+	bool ok = dup != NULL;
+
+	o->nr_cols = 0;
+	for (char *t = dup ? strtok_r(dup, ",", &save) : NULL; t; t = strtok_r(NULL, ",", &save)) {
+		int k = parse_key(t), col;
+
+		if (k >= 0) {
+			col = COL_KEY_BASE + k;
+			if (!sort_given)
+				add_key(o, k);
+		} else if (!strcmp(t, "overhead") || !strcmp(t, "self")) {
+			col = COL_OVERHEAD;
+		} else if (!strcmp(t, "children") || !strcmp(t, "overhead_children")) {
+			col = COL_CHILDREN;
+		} else if (!strcmp(t, "sample") || !strcmp(t, "samples")) {
+			col = COL_SAMPLE;
+		} else if (!strcmp(t, "period")) {
+			col = COL_PERIOD;
+		} else {
+			cli_error("unknown field '%s'; the fields are overhead, children, sample, period, "
+				  "comm, pid, tid, dso, sym, srcline", t);
+			ok = false;
+			break;
+		}
+		if (o->nr_cols < (int)(sizeof(o->cols) / sizeof(o->cols[0])))
+			o->cols[o->nr_cols++] = col;
+	}
+	free(dup);
+	return ok;
+}
+
+static bool parse_graph(struct report_opts *o, const char *arg)
+{
+	char *dup = strdup(arg), *save = NULL;
+	bool ok = dup != NULL;
+
+	for (char *t = dup ? strtok_r(dup, ",", &save) : NULL; t; t = strtok_r(NULL, ",", &save)) {
+		char *end;
+		double v;
+
+		if (!strcmp(t, "graph") || !strcmp(t, "fractal")) {
+			o->graph = GRAPH_GRAPH;
+		} else if (!strcmp(t, "flat")) {
+			o->graph = GRAPH_FLAT;
+		} else if (!strcmp(t, "folded")) {
+			o->graph = GRAPH_FOLDED;
+		} else if (!strcmp(t, "none")) {
+			o->graph = GRAPH_NONE;
+		} else if (!strcmp(t, "caller")) {
+			o->caller = true;
+			o->order_set = true;
+			continue;
+		} else if (!strcmp(t, "callee")) {
+			o->caller = false;
+			o->order_set = true;
+			continue;
+		} else if (!strcmp(t, "function") || !strcmp(t, "percent")) {
+			continue; /* perf's defaults, accepted */
+		} else {
+			v = strtod(t, &end);
+			if (end == t || *end || v < 0 || v > 100) {
+				cli_error("-g: '%s' is not graph, flat, folded, none, caller, callee or a "
+					  "threshold between 0 and 100", t);
+				ok = false;
+				break;
+			}
+			o->graph_threshold = v;
+			continue;
+		}
+		o->graph_set = true;
+	}
+	free(dup);
+	return ok;
+}
+
+static bool parse_args(int argc, char **argv, struct report_opts *o, bool *no_demangle, int *ret)
+{
+	enum { OPT_STDIO = 256, OPT_CHILDREN, OPT_NO_CHILDREN, OPT_LIMIT, OPT_COMM, OPT_PID, OPT_TID,
+	       OPT_DSO, OPT_INLINE, OPT_MAXSTACK, OPT_NODEMANGLE };
+	static const struct option longopts[] = {
+		{ "input", required_argument, NULL, 'i' },
+		{ "stdio", no_argument, NULL, OPT_STDIO },
+		{ "sort", required_argument, NULL, 's' },
+		{ "children", no_argument, NULL, OPT_CHILDREN },
+		{ "no-children", no_argument, NULL, OPT_NO_CHILDREN },
+		{ "call-graph", required_argument, NULL, 'g' },
+		{ "percent-limit", required_argument, NULL, OPT_LIMIT },
+		{ "fields", required_argument, NULL, 'F' },
+		{ "comm", required_argument, NULL, OPT_COMM },
+		{ "comms", required_argument, NULL, OPT_COMM },
+		{ "pid", required_argument, NULL, OPT_PID },
+		{ "tid", required_argument, NULL, OPT_TID },
+		{ "dso", required_argument, NULL, OPT_DSO },
+		{ "dsos", required_argument, NULL, OPT_DSO },
+		{ "inline", no_argument, NULL, OPT_INLINE },
+		{ "max-stack", required_argument, NULL, OPT_MAXSTACK },
+		{ "no-demangle", no_argument, NULL, OPT_NODEMANGLE },
+		{ "quiet", no_argument, NULL, 'q' },
+		{ "verbose", no_argument, NULL, 'v' },
+		{ "help", no_argument, NULL, 'h' },
+		{ 0 },
+	};
+	const char *sort = NULL, *fields = NULL;
+	char *end;
+	long n;
+	int c;
+
+	o->input = "perf.data";
+	o->graph_threshold = 0.5;
+	opterr = 0;
+	optind = 1;
+	while ((c = getopt_long(argc, argv, "i:s:g:F:qvh", longopts, NULL)) != -1) {
+		switch (c) {
+		case 'i':
+			o->input = optarg;
+			break;
+		case OPT_STDIO:
+			break;
+		case 's':
+			sort = optarg;
+			break;
+		case OPT_CHILDREN:
+		case OPT_NO_CHILDREN:
+			o->children = c == OPT_CHILDREN;
+			o->children_set = true;
+			break;
+		case 'g':
+			if (!parse_graph(o, optarg))
+				return false;
+			break;
+		case OPT_LIMIT:
+			o->percent_limit = strtod(optarg, &end);
+			if (end == optarg || (*end && strcmp(end, "%")) || o->percent_limit < 0 ||
+			    o->percent_limit > 100) {
+				cli_error("--percent-limit expects a percentage between 0 and 100, not '%s'",
+					  optarg);
+				return false;
+			}
+			break;
+		case 'F':
+			fields = optarg;
+			break;
+		case OPT_COMM:
+			o->comms = optarg;
+			break;
+		case OPT_PID:
+			o->pids = optarg;
+			break;
+		case OPT_TID:
+			o->tids = optarg;
+			break;
+		case OPT_DSO:
+			o->dsos = optarg;
+			break;
+		case OPT_INLINE:
+			o->inlines = true;
+			break;
+		case OPT_MAXSTACK:
+			if (!cli_parse_long("--max-stack", optarg, 1, 65536, &n))
+				return false;
+			o->max_stack = n;
+			break;
+		case OPT_NODEMANGLE:
+			*no_demangle = true;
+			break;
+		case 'q':
+			o->quiet = true;
+			break;
+		case 'v':
+			perfev_set_print(cli_vprint);
+			break;
+		case 'h':
+			fputs(report_usage, stdout);
+			*ret = 0;
+			return false;
+		default:
+			if (optopt && strchr("isgF", optopt))
+				cli_error("option -%c needs a value; see 'perfev report --help'", optopt);
+			else
+				cli_error("unknown option '%s'; see 'perfev report --help'", argv[optind - 1]);
+			return false;
+		}
+	}
+	if (optind < argc) {
+		cli_error("unexpected argument '%s'; the file is given with -i", argv[optind]);
+		return false;
+	}
+	if (sort && !parse_sort(o, sort))
+		return false;
+	if (fields && !parse_fields(o, fields, sort != NULL))
+		return false;
+	if (!o->nr_keys) {
+		add_key(o, KEY_COMM);
+		add_key(o, KEY_DSO);
+		add_key(o, KEY_SYM);
+	}
+	return true;
+}
+
+/* A comma-separated list holds s (or, for DSOs, s's last path component). */
+static bool in_list(const char *list, const char *s)
+{
+	size_t n = strlen(s);
+
+	for (const char *p = list; p && *p;) {
+		const char *e = strchr(p, ',');
+		size_t len = e ? (size_t)(e - p) : strlen(p);
+
+		if (len == n && !memcmp(p, s, n))
+			return true;
+		p = e ? e + 1 : NULL;
+	}
+	return false;
+}
+
+static bool in_num_list(const char *list, int v)
+{
+	char buf[16];
+
+	snprintf(buf, sizeof(buf), "%d", v);
+	return in_list(list, buf);
+}
+
+static bool file_has_callchains(struct perfev_data_reader *r)
+{
+	for (size_t i = 0; i < perfev_data_reader__nr_evsels(r); i++) {
+		const struct perf_event_attr *a = perfev_data_reader__attr(r, i);
+
+		if (a->sample_type & PERF_SAMPLE_CALLCHAIN)
+			return true;
+		if ((a->sample_type & PERF_SAMPLE_REGS_USER) && (a->sample_type & PERF_SAMPLE_STACK_USER))
+			return true;
+	}
+	return false;
+}
+
+struct report_state {
+	struct report_opts *o;
+	struct perfev_session *s;
+	struct perfev_profile **profiles;
+	size_t nr_profiles;
+	uint64_t delivered;
+	bool progress;
+	bool defaults_set;
+};
+
+/*
+ * Defaults that depend on the file: call graphs and children when it has
+ * call chains.  Decided at the first sample, since a pipe's attrs come
+ * with its data.
+ */
+static void set_defaults(struct report_state *st)
+{
+	struct report_opts *o = st->o;
+	bool cg = file_has_callchains(perfev_session__reader(st->s));
+
+	if (!o->children_set)
+		o->children = cg;
+	if (!o->graph_set)
+		o->graph = cg ? GRAPH_GRAPH : GRAPH_NONE;
+	if (!o->order_set)
+		o->caller = o->children;
+	st->defaults_set = true;
+}
+
+static void show_progress(struct report_state *st, bool done)
+{
+	uint64_t cur, total;
+
+	perfev_data_reader__progress(perfev_session__reader(st->s), &cur, &total);
+	if (done)
+		fprintf(stderr, "\r%60s\r", "");
+	else if (total)
+		fprintf(stderr, "\rperfev report: reading %.0f%% of %.1f MB", 100.0 * cur / total,
+			total / 1e6);
+}
+
+static int on_sample(void *ctx, const struct perfev_session_sample *ss)
+{
+	struct report_state *st = ctx;
+	const struct report_opts *o = st->o;
+	size_t nr = ss->nr_frames;
+
+	if (!st->defaults_set)
+		set_defaults(st);
+	if (st->progress && !(++st->delivered & 0x3fff))
+		show_progress(st, false);
+	if (ss->evsel < 0)
+		return 0;
+	if (o->comms && !in_list(o->comms, perfev_thread__comm(ss->thread)))
+		return 0;
+	if (o->pids && !in_num_list(o->pids, perfev_thread__pid(ss->thread)))
+		return 0;
+	if (o->tids && !in_num_list(o->tids, perfev_thread__tid(ss->thread)))
+		return 0;
+	if (o->dsos) {
+		const struct perfev_frame *f = nr ? &ss->frames[0] : NULL;
+		const char *name = !f ? "[unknown]" : f->kernel ? "[kernel.kallsyms]"
+					   : f->dso ? perfev_dso__name(f->dso) : "[unknown]";
+
+		if (!in_list(o->dsos, name) &&
+		    !(f && f->dso && !f->kernel && in_list(o->dsos, perfev_dso__short_name(f->dso))))
+			return 0;
+	}
+	if ((size_t)ss->evsel >= st->nr_profiles) {
+		size_t n = ss->evsel + 1;
+		struct perfev_profile **p = realloc(st->profiles, n * sizeof(*p));
+
+		if (!p)
+			return -ENOMEM;
+		memset(p + st->nr_profiles, 0, (n - st->nr_profiles) * sizeof(*p));
+		st->profiles = p;
+		st->nr_profiles = n;
+	}
+	if (!st->profiles[ss->evsel]) {
+		struct perfev_profile_opts po = { .sz = sizeof(po), .inlines = o->inlines };
+
+		for (int i = 0; i < o->nr_keys; i++)
+			po.srcline |= o->keys[i] == KEY_SRCLINE;
+		st->profiles[ss->evsel] = perfev_profile__new(&po);
+		if (!st->profiles[ss->evsel])
+			return -ENOMEM;
+	}
+	if (o->max_stack && nr > o->max_stack)
+		nr = o->max_stack;
+	/* Without call graphs in the output, only where the sample was taken matters. */
+	if (o->graph == GRAPH_NONE && !o->children && nr > 1)
+		nr = 1;
+	return perfev_profile__add(st->profiles[ss->evsel], ss->thread, ss->frames, nr, ss->period)
+		       ? -ENOMEM
+		       : 0;
+}
+
+/* A shown entry with its key texts, made once: sorting and printing only compare and copy. */
+struct row {
+	const struct report_entry *e;
+	uint64_t v;
+	char *text[NR_KEYS];
+};
+
+static enum report_key cmp_keys[NR_KEYS];
+static int cmp_nr_keys;
+
+static int row_cmp(const void *a, const void *b)
+{
+	const struct row *x = a, *y = b;
+
+	if (x->v != y->v)
+		return x->v > y->v ? -1 : 1;
+	if (x->e->self != y->e->self)
+		return x->e->self > y->e->self ? -1 : 1;
+	for (int i = 0; i < cmp_nr_keys; i++) {
+		int r = strcmp(x->text[cmp_keys[i]], y->text[cmp_keys[i]]);
+
+		if (r)
+			return r;
+	}
+	return 0;
+}
+
+static const char *col_title(int col, bool children)
+{
+	switch (col) {
+	case COL_OVERHEAD:
+		return children ? "Self" : "Overhead";
+	case COL_CHILDREN:
+		return "Children";
+	case COL_SAMPLE:
+		return "Samples";
+	case COL_PERIOD:
+		return "Period";
+	default:
+		return col >= COL_KEY_BASE && col < COL_KEY_BASE + NR_KEYS ? key_titles[col - COL_KEY_BASE] : "";
+	}
+}
+
+static void print_header(struct report_state *st, size_t evsel, uint64_t samples, uint64_t period,
+			 uint64_t lost)
+{
+	struct perfev_data_reader *r = perfev_session__reader(st->s);
+
+	printf("#\n# Total Lost Samples: %" PRIu64 "\n#\n", lost);
+	printf("# Samples: %" PRIu64 " of event '%s'\n", samples, perfev_data_reader__evsel_name(r, evsel));
+	printf("# Event count (approx.): %" PRIu64 "\n#\n", period);
+}
+
+static void print_table(struct report_state *st, size_t evsel)
+{
+	const struct report_opts *o = st->o;
+	struct perfev_profile *p = st->profiles[evsel];
+	const struct perfev_profile_node *root = perfev_profile__node(p, 0);
+	uint64_t total = root->total, samples, period, lost;
+	struct report_table t;
+	struct row *rows;
+	bool need[NR_KEYS] = { false };
+	size_t nshow = 0, width[NR_KEYS + 4] = { 0 };
+	int cols[NR_KEYS + 4], nc = 0;
+	char buf[2048];
+
+	perfev_session__evsel_stats(st->s, evsel, &samples, &period, &lost);
+	print_header(st, evsel, root->total_samples, total, lost);
+	if (report_table_build(p, o, &t) < 0) {
+		cli_error("out of memory building the table of '%s'",
+			  perfev_data_reader__evsel_name(perfev_session__reader(st->s), evsel));
+		return;
+	}
+	if (o->nr_cols) {
+		memcpy(cols, o->cols, o->nr_cols * sizeof(int));
+		nc = o->nr_cols;
+	} else {
+		if (o->children)
+			cols[nc++] = COL_CHILDREN;
+		cols[nc++] = COL_OVERHEAD;
+		for (int i = 0; i < o->nr_keys; i++)
+			cols[nc++] = COL_KEY_BASE + o->keys[i];
+	}
+	for (int i = 0; i < o->nr_keys; i++)
+		need[o->keys[i]] = true;
+	for (int c = 0; c < nc; c++)
+		if (cols[c] < NR_KEYS)
+			need[cols[c]] = true;
+	rows = calloc(t.nr ? t.nr : 1, sizeof(*rows));
+	if (!rows) {
+		report_table_free(&t);
+		cli_error("out of memory building the table");
+		return;
+	}
+	for (size_t i = 0; i < t.nr; i++) {
+		uint64_t v = o->children ? t.e[i].children : t.e[i].self;
+		struct row *r = &rows[nshow];
+
+		if (!v || (total && 100.0 * v / total < o->percent_limit))
+			continue;
+		r->e = &t.e[i];
+		r->v = v;
+		nshow++;
+		for (int k = 0; k < NR_KEYS; k++) {
+			if (!need[k])
+				continue;
+			r->text[k] = strdup(report_key_text(p, r->e, k, buf, sizeof(buf)));
+			if (!r->text[k]) {
+				cli_error("out of memory building the table");
+				goto out;
+			}
+		}
+	}
+	memcpy(cmp_keys, o->keys, sizeof(cmp_keys));
+	cmp_nr_keys = o->nr_keys;
+	qsort(rows, nshow, sizeof(*rows), row_cmp);
+	for (int c = 0; c < nc; c++) {
+		width[c] = strlen(col_title(cols[c], o->children));
+		if (cols[c] >= NR_KEYS && width[c] < 8)
+			width[c] = 8;
+		if (cols[c] == COL_PERIOD || cols[c] == COL_SAMPLE)
+			width[c] = width[c] < 12 ? 12 : width[c];
+		if (cols[c] < NR_KEYS)
+			for (size_t i = 0; i < nshow; i++) {
+				size_t w = strlen(rows[i].text[cols[c]]);
+
+				if (w > width[c])
+					width[c] = w;
+			}
+	}
+	/* The last column is not padded: its rule need not run as long as its longest name. */
+	if (cols[nc - 1] < NR_KEYS && width[nc - 1] > 60)
+		width[nc - 1] = 60;
+	/*
+	 * perf's layout: "# " or two spaces, then the columns two spaces apart,
+	 * values right-aligned, keys left-aligned, the last one unpadded.
+	 */
+	for (int c = 0; c < nc; c++) {
+		printf("%s", c ? "  " : "# ");
+		if (cols[c] >= NR_KEYS)
+			printf("%*s", (int)width[c], col_title(cols[c], o->children));
+		else if (c == nc - 1)
+			printf("%s", col_title(cols[c], o->children));
+		else
+			printf("%-*s", (int)width[c], col_title(cols[c], o->children));
+	}
+	printf("\n");
+	for (int c = 0; c < nc; c++) {
+		printf("%s", c ? "  " : "# ");
+		for (size_t k = 0; k < width[c]; k++)
+			putchar('.');
+	}
+	printf("\n#\n");
+	for (size_t i = 0; i < nshow; i++) {
+		const struct report_entry *e = rows[i].e;
+
+		for (int c = 0; c < nc; c++) {
+			int w = (int)width[c];
+
+			printf("  ");
+			switch (cols[c]) {
+			case COL_OVERHEAD:
+				printf("%*.2f%%", w - 1, total ? 100.0 * e->self / total : 0);
+				break;
+			case COL_CHILDREN:
+				printf("%*.2f%%", w - 1, total ? 100.0 * e->children / total : 0);
+				break;
+			case COL_SAMPLE:
+				printf("%*" PRIu64, w, e->samples);
+				break;
+			case COL_PERIOD:
+				printf("%*" PRIu64, w, e->self);
+				break;
+			default:
+				if (c == nc - 1)
+					fputs(rows[i].text[cols[c]], stdout);
+				else
+					printf("%-*s", w, rows[i].text[cols[c]]);
+			}
+		}
+		printf("\n");
+		if (o->graph != GRAPH_NONE)
+			report_graph_print(stdout, p, &t, e - t.e, o, total);
+	}
+	printf("\n");
+out:
+	for (size_t i = 0; i < nshow; i++)
+		for (int k = 0; k < NR_KEYS; k++)
+			free(rows[i].text[k]);
+	free(rows);
+	report_table_free(&t);
+}
+
+static void reader_warn(void *ctx, const char *msg)
+{
+	if (!*(const bool *)ctx)
+		cli_note("warning: %s", msg);
+}
+
+int cmd_report(int argc, char **argv)
+{
+	struct report_opts o = { 0 };
+	struct report_state st = { .o = &o };
+	struct perfev_symbolizer_opts so = { .sz = sizeof(so) };
+	struct perfev_data_reader_opts ro = { .sz = sizeof(ro), .warn = reader_warn };
+	struct perfev_session_opts sopts = { .sz = sizeof(sopts), .reader_opts = &ro };
+	struct perfev_symbolizer *sy = NULL;
+	bool no_demangle = false;
+	int ret = 1, err;
+
+	if (!parse_args(argc, argv, &o, &no_demangle, &ret))
+		return ret;
+	ro.warn_ctx = &o.quiet;
+	so.no_demangle = no_demangle;
+	sy = perfev_symbolizer__new(&so);
+	if (!sy) {
+		cli_error("%s", perfev_last_error());
+		return 1;
+	}
+	sopts.symbolizer = sy;
+	st.s = perfev_session__open(o.input, &sopts);
+	if (!st.s) {
+		if (errno == ENOENT && strcmp(o.input, "-"))
+			cli_error("cannot open '%s': no such file; record one with 'perfev record' or "
+				  "give another with -i", o.input);
+		else
+			cli_error("cannot read '%s': %s", o.input, perfev_last_error());
+		goto out;
+	}
+	st.progress = !o.quiet && isatty(STDERR_FILENO);
+	err = perfev_session__process(st.s, on_sample, &st);
+	if (st.progress)
+		show_progress(&st, true);
+	if (err == -ENOMEM) {
+		cli_error("out of memory reading '%s'", o.input);
+		goto out;
+	}
+	if (err < 0)
+		cli_error("'%s' is damaged: %s; the report covers the records before that point",
+			  o.input, perfev_last_error());
+	const struct perfev_session_stats *ss = perfev_session__stats(st.s);
+
+	if (!ss->nr_samples) {
+		cli_error("'%s' holds no samples", o.input);
+		goto out;
+	}
+	size_t shown = 0;
+
+	for (size_t i = 0; i < st.nr_profiles; i++)
+		shown += st.profiles[i] != NULL;
+	if (!shown) {
+		cli_error("no samples of '%s' pass the filters (--comm, --pid, --tid, --dso); "
+			  "'perfev report --sort comm,pid,dso' lists what is there", o.input);
+		goto out;
+	}
+	for (size_t i = 0; i < st.nr_profiles; i++)
+		if (st.profiles[i])
+			print_table(&st, i);
+	if (!o.quiet && ss->nr_unwind_failed)
+		cli_note("%" PRIu64 " of %" PRIu64 " DWARF stacks could not be unwound past the sampled IP",
+			 ss->nr_unwind_failed, ss->nr_samples);
+	ret = err < 0 ? 1 : 0;
+out:
+	for (size_t i = 0; i < st.nr_profiles; i++)
+		perfev_profile__delete(st.profiles[i]);
+	free(st.profiles);
+	perfev_session__delete(st.s);
+	perfev_symbolizer__delete(sy);
+	return ret;
+}

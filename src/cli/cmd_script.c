@@ -1,0 +1,311 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * perfev script: every sample of a perf.data file as text, in the layout of
+ * perf script, so that what reads perf script's output (FlameGraph's
+ * stackcollapse-perf.pl, speedscope, Firefox Profiler) reads ours.
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli.h"
+#include "perfev/perfev.h"
+
+static const char script_usage[] =
+	"usage: perfev script [-i FILE] [-F FIELDS] [--max-stack N]\n"
+	"\n"
+	"    -i, --input FILE      the perf.data to read (default perf.data; '-' reads a\n"
+	"                          pipe-mode stream from standard input)\n"
+	"    -F, --fields FIELDS   what to print of each sample, comma-separated: comm,\n"
+	"                          pid, tid, cpu, time, period, event, ip, sym, symoff,\n"
+	"                          dso, addr; +FIELD or -FIELD adds to or takes from the\n"
+	"                          default (comm,tid,cpu,time,period,event,ip,sym,symoff,dso)\n"
+	"        --max-stack N     print at most N frames of each stack\n"
+	"        --no-demangle     show C++ and Rust names as they are in the file\n"
+	"    -q, --quiet           no warnings\n"
+	"    -h, --help            show this help\n";
+
+enum field {
+	F_COMM = 1 << 0,
+	F_PID = 1 << 1,
+	F_TID = 1 << 2,
+	F_CPU = 1 << 3,
+	F_TIME = 1 << 4,
+	F_PERIOD = 1 << 5,
+	F_EVENT = 1 << 6,
+	F_IP = 1 << 7,
+	F_SYM = 1 << 8,
+	F_SYMOFF = 1 << 9,
+	F_DSO = 1 << 10,
+	F_ADDR = 1 << 11,
+};
+
+static const struct {
+	const char *name;
+	unsigned bit;
+} field_names[] = {
+	{ "comm", F_COMM }, { "pid", F_PID },	  { "tid", F_TID },	{ "cpu", F_CPU },
+	{ "time", F_TIME }, { "period", F_PERIOD }, { "event", F_EVENT }, { "ip", F_IP },
+	{ "sym", F_SYM },   { "symoff", F_SYMOFF }, { "dso", F_DSO },	{ "addr", F_ADDR },
+};
+
+#define DEFAULT_FIELDS \
+	(F_COMM | F_TID | F_CPU | F_TIME | F_PERIOD | F_EVENT | F_IP | F_SYM | F_SYMOFF | F_DSO)
+
+static bool parse_fields(const char *arg, unsigned *fields)
+{
+	char *dup = strdup(arg), *save = NULL;
+	bool ok = dup != NULL, first = true;
+
+	for (char *t = dup ? strtok_r(dup, ",", &save) : NULL; t; t = strtok_r(NULL, ",", &save)) {
+		char op = 0;
+		unsigned bit = 0;
+
+		if (*t == '+' || *t == '-')
+			op = *t++;
+		for (size_t i = 0; i < sizeof(field_names) / sizeof(field_names[0]); i++)
+			if (!strcmp(t, field_names[i].name))
+				bit = field_names[i].bit;
+		if (!bit) {
+			cli_error("unknown field '%s'; the fields are comm, pid, tid, cpu, time, period, "
+				  "event, ip, sym, symoff, dso, addr", t);
+			ok = false;
+			break;
+		}
+		if (first && !op)
+			*fields = 0; /* a plain list replaces the default */
+		first = false;
+		if (op == '-')
+			*fields &= ~bit;
+		else
+			*fields |= bit;
+	}
+	free(dup);
+	return ok;
+}
+
+struct script_state {
+	struct perfev_session *s;
+	unsigned fields;
+	unsigned max_stack;
+	int name_width;
+	FILE *out;
+};
+
+/* The frame's address within its symbol's DSO, for "+0x..." (the IP itself, not IP - 1). */
+static uint64_t dso_ip(const struct perfev_frame *f)
+{
+	if (f->kernel || !f->dso || !f->map)
+		return f->ip;
+	return perfev_dso__map_ip(f->dso, f->ip, f->map->start, f->map->pgoff);
+}
+
+static void print_location(const struct script_state *st, const struct perfev_frame *f)
+{
+	FILE *o = st->out;
+
+	if (st->fields & F_SYM) {
+		if (f->sym) {
+			fprintf(o, " %s", f->sym->name);
+			if (st->fields & F_SYMOFF)
+				fprintf(o, "+0x%" PRIx64, dso_ip(f) - f->sym->start);
+		} else {
+			fputs(" [unknown]", o);
+		}
+	}
+	if (st->fields & F_DSO) {
+		if (f->kernel)
+			fputs(" ([kernel.kallsyms])", o);
+		else if (f->map)
+			fprintf(o, " (%s)", f->map->filename);
+		else
+			fputs(" ([unknown])", o);
+	}
+}
+
+static int name_width(struct perfev_data_reader *r)
+{
+	int w = 0;
+
+	for (size_t i = 0; i < perfev_data_reader__nr_evsels(r); i++) {
+		int n = (int)strlen(perfev_data_reader__evsel_name(r, i));
+
+		if (n > w)
+			w = n;
+	}
+	return w;
+}
+
+static bool has_callchain(const struct perfev_session_sample *ss)
+{
+	uint64_t t = ss->ev->rec.sample.sample_type;
+
+	return (t & PERF_SAMPLE_CALLCHAIN) ||
+	       ((t & PERF_SAMPLE_REGS_USER) && (t & PERF_SAMPLE_STACK_USER));
+}
+
+static int on_sample(void *ctx, const struct perfev_session_sample *ss)
+{
+	struct script_state *st = ctx;
+	const struct perfev_sample *sm = &ss->ev->rec.sample;
+	struct perfev_data_reader *r = perfev_session__reader(st->s);
+	unsigned f = st->fields;
+	bool chain = (f & F_IP) && has_callchain(ss);
+	FILE *o = st->out;
+
+	if (!st->name_width)
+		st->name_width = name_width(r);
+	if (f & F_COMM)
+		fprintf(o, chain ? "%s " : "%16s ", perfev_thread__comm(ss->thread));
+	if ((f & F_PID) && (f & F_TID))
+		fprintf(o, "%7d/%-7d ", perfev_thread__pid(ss->thread), perfev_thread__tid(ss->thread));
+	else if (f & F_PID)
+		fprintf(o, "%7d ", perfev_thread__pid(ss->thread));
+	else if (f & F_TID)
+		fprintf(o, "%5d ", perfev_thread__tid(ss->thread));
+	if ((f & F_CPU) && (sm->sample_type & PERF_SAMPLE_CPU))
+		fprintf(o, "[%03u] ", sm->cpu);
+	if ((f & F_TIME) && (sm->sample_type & PERF_SAMPLE_TIME))
+		fprintf(o, "%5" PRIu64 ".%06" PRIu64 ": ", sm->time / 1000000000,
+			sm->time % 1000000000 / 1000);
+	if (f & F_PERIOD)
+		fprintf(o, "%10" PRIu64 " ", ss->period);
+	if (f & F_EVENT)
+		fprintf(o, "%*s: ", st->name_width,
+			ss->evsel >= 0 ? perfev_data_reader__evsel_name(r, ss->evsel) : "[unknown]");
+	if (f & F_ADDR)
+		fprintf(o, "%16" PRIx64 " ", sm->addr);
+	if (chain) {
+		size_t n = ss->nr_frames;
+
+		if (st->max_stack && n > st->max_stack)
+			n = st->max_stack;
+		fputc('\n', o);
+		for (size_t i = 0; i < n; i++) {
+			fprintf(o, "\t%16" PRIx64, ss->frames[i].ip);
+			print_location(st, &ss->frames[i]);
+			fputc('\n', o);
+		}
+		fputc('\n', o);
+	} else if ((f & (F_IP | F_SYM | F_DSO)) && ss->nr_frames) {
+		if (f & F_IP)
+			fprintf(o, "%16" PRIx64, ss->frames[0].ip);
+		print_location(st, &ss->frames[0]);
+		fputc('\n', o);
+	} else {
+		fputc('\n', o);
+	}
+	if (ferror(o))
+		return -EIO;
+	return 0;
+}
+
+static void reader_warn(void *ctx, const char *msg)
+{
+	if (!*(const bool *)ctx)
+		cli_note("warning: %s", msg);
+}
+
+int cmd_script(int argc, char **argv)
+{
+	enum { OPT_MAXSTACK = 256, OPT_NODEMANGLE };
+	static const struct option longopts[] = {
+		{ "input", required_argument, NULL, 'i' },
+		{ "fields", required_argument, NULL, 'F' },
+		{ "max-stack", required_argument, NULL, OPT_MAXSTACK },
+		{ "no-demangle", no_argument, NULL, OPT_NODEMANGLE },
+		{ "quiet", no_argument, NULL, 'q' },
+		{ "verbose", no_argument, NULL, 'v' },
+		{ "help", no_argument, NULL, 'h' },
+		{ 0 },
+	};
+	struct script_state st = { .fields = DEFAULT_FIELDS, .out = stdout };
+	struct perfev_symbolizer_opts so = { .sz = sizeof(so) };
+	struct perfev_data_reader_opts ro = { .sz = sizeof(ro), .warn = reader_warn };
+	struct perfev_session_opts sopts = { .sz = sizeof(sopts), .reader_opts = &ro };
+	struct perfev_symbolizer *sy = NULL;
+	const char *input = "perf.data";
+	bool quiet = false;
+	int c, ret = 1, err;
+	long n;
+
+	opterr = 0;
+	optind = 1;
+	while ((c = getopt_long(argc, argv, "i:F:qvh", longopts, NULL)) != -1) {
+		switch (c) {
+		case 'i':
+			input = optarg;
+			break;
+		case 'F':
+			if (!parse_fields(optarg, &st.fields))
+				return 1;
+			break;
+		case OPT_MAXSTACK:
+			if (!cli_parse_long("--max-stack", optarg, 1, 65536, &n))
+				return 1;
+			st.max_stack = n;
+			break;
+		case OPT_NODEMANGLE:
+			so.no_demangle = true;
+			break;
+		case 'q':
+			quiet = true;
+			break;
+		case 'v':
+			perfev_set_print(cli_vprint);
+			break;
+		case 'h':
+			fputs(script_usage, stdout);
+			return 0;
+		default:
+			if (optopt && strchr("iF", optopt))
+				cli_error("option -%c needs a value; see 'perfev script --help'", optopt);
+			else
+				cli_error("unknown option '%s'; see 'perfev script --help'", argv[optind - 1]);
+			return 1;
+		}
+	}
+	if (optind < argc) {
+		cli_error("unexpected argument '%s'; the file is given with -i", argv[optind]);
+		return 1;
+	}
+	ro.warn_ctx = &quiet;
+	sy = perfev_symbolizer__new(&so);
+	if (!sy) {
+		cli_error("%s", perfev_last_error());
+		return 1;
+	}
+	sopts.symbolizer = sy;
+	st.s = perfev_session__open(input, &sopts);
+	if (!st.s) {
+		if (errno == ENOENT && strcmp(input, "-"))
+			cli_error("cannot open '%s': no such file; record one with 'perfev record' or "
+				  "give another with -i", input);
+		else
+			cli_error("cannot read '%s': %s", input, perfev_last_error());
+		goto out;
+	}
+	err = perfev_session__process(st.s, on_sample, &st);
+	if (fflush(stdout) || err == -EIO) {
+		if (errno != EPIPE)
+			cli_error("cannot write the output: %s", strerror(errno ? errno : EIO));
+		goto out;
+	}
+	if (err == -ENOMEM) {
+		cli_error("out of memory reading '%s'", input);
+		goto out;
+	}
+	if (err < 0) {
+		cli_error("'%s' is damaged: %s; the samples before that point were printed", input,
+			  perfev_last_error());
+		goto out;
+	}
+	ret = 0;
+out:
+	perfev_session__delete(st.s);
+	perfev_symbolizer__delete(sy);
+	return ret;
+}

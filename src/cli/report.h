@@ -1,0 +1,81 @@
+/* SPDX-License-Identifier: MIT */
+/* Shared by perfev report's files: the options, the table of entries, the call graphs. */
+#ifndef PERFEV_CLI_REPORT_H
+#define PERFEV_CLI_REPORT_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "perfev/profile.h"
+
+enum report_key {
+	KEY_COMM,
+	KEY_PID,
+	KEY_TID,
+	KEY_DSO,
+	KEY_SYM,
+	KEY_SRCLINE,
+	NR_KEYS,
+};
+
+/* Columns of the table: the keys, then values. */
+enum report_col {
+	COL_KEY_BASE = 0, /* COL_KEY_BASE + enum report_key */
+	COL_OVERHEAD = NR_KEYS,
+	COL_CHILDREN,
+	COL_SAMPLE,
+	COL_PERIOD,
+};
+
+enum graph_mode { GRAPH_NONE, GRAPH_GRAPH, GRAPH_FLAT, GRAPH_FOLDED };
+
+struct report_opts {
+	const char *input;
+	enum report_key keys[NR_KEYS];
+	int nr_keys;
+	int cols[NR_KEYS + 4];
+	int nr_cols;
+	bool children;	   /* a Children column and entries for every caller */
+	bool children_set; /* given on the command line */
+	enum graph_mode graph;
+	bool graph_set;
+	bool caller; /* caller-first call graphs (else callee-first) */
+	bool order_set;
+	double graph_threshold; /* percent */
+	double percent_limit;
+	const char *comms, *pids, *tids, *dsos;
+	bool inlines;
+	bool quiet;
+	bool stats_only;
+	unsigned max_stack;
+};
+
+/* One row: the key values and the weights. */
+struct report_entry {
+	uint32_t thread; /* profile thread (keys comm/pid/tid taken from it) */
+	uint32_t frame;	 /* profile frame (dso/sym/srcline taken from it) */
+	uint64_t self, children;
+	uint64_t samples;
+};
+
+struct report_table {
+	struct report_entry *e;
+	size_t nr;
+	uint32_t *node_entry; /* per profile node: its entry, or NONE */
+	/* Each entry's nodes as a list: entry_first[e], then node_next[n]; NONE ends it. */
+	uint32_t *entry_first, *node_next;
+};
+
+int report_table_build(const struct perfev_profile *p, const struct report_opts *o,
+		       struct report_table *t);
+void report_table_free(struct report_table *t);
+/* The text of key k for entry e into buf. */
+const char *report_key_text(const struct perfev_profile *p, const struct report_entry *e,
+			    enum report_key k, char *buf, size_t size);
+
+/* Prints the call graph of entry idx below its row. */
+void report_graph_print(FILE *f, const struct perfev_profile *p, const struct report_table *t,
+			size_t idx, const struct report_opts *o, uint64_t total);
+
+#endif

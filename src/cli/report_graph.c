@@ -1,0 +1,348 @@
+// SPDX-License-Identifier: MIT
+/*
+ * perfev report's call graphs, drawn below each entry the way perf report
+ * --stdio draws them: the chains of the entry's samples merged into a tree,
+ * single-child runs as columns, branches as "|--12.34%--name", percentages
+ * of the event's total, branches below the threshold left out.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "report.h"
+
+struct cnode {
+	uint32_t frame;
+	uint32_t first_child, next_sibling;
+	uint64_t weight;
+	uint64_t ends; /* weight of chains ending here */
+};
+
+struct chains {
+	struct cnode *n;
+	size_t nr, cap;
+	bool nomem;
+};
+
+#define NONE PERFEV_PROFILE_NONE
+
+static uint32_t cnode_new(struct chains *c, uint32_t frame)
+{
+	if (c->nr == c->cap) {
+		size_t cap = c->cap ? c->cap * 2 : 64;
+		struct cnode *n = realloc(c->n, cap * sizeof(*n));
+
+		if (!n) {
+			c->nomem = true;
+			return NONE;
+		}
+		c->n = n;
+		c->cap = cap;
+	}
+	c->n[c->nr] = (struct cnode){ .frame = frame, .first_child = NONE, .next_sibling = NONE };
+	return c->nr++;
+}
+
+static void chain_add(struct chains *c, const uint32_t *frames, size_t nr, uint64_t w)
+{
+	uint32_t cur = 0;
+
+	if (!w)
+		return;
+	c->n[0].weight += w;
+	for (size_t i = 0; i < nr; i++) {
+		uint32_t k;
+
+		for (k = c->n[cur].first_child; k != NONE; k = c->n[k].next_sibling)
+			if (c->n[k].frame == frames[i])
+				break;
+		if (k == NONE) {
+			k = cnode_new(c, frames[i]);
+			if (k == NONE)
+				return;
+			c->n[k].next_sibling = c->n[cur].first_child;
+			c->n[cur].first_child = k;
+		}
+		c->n[k].weight += w;
+		cur = k;
+	}
+	c->n[cur].ends += w;
+}
+
+struct gctx {
+	FILE *f;
+	const struct perfev_profile *p;
+	const struct report_opts *o;
+	struct chains c;
+	uint64_t total, min;
+	uint32_t *path;
+	size_t cap_path;
+	uint32_t *stack;
+	size_t cap_stack;
+};
+
+static bool stack_push(struct gctx *g, size_t *sp, uint32_t v)
+{
+	if (*sp == g->cap_stack) {
+		size_t cap = g->cap_stack ? g->cap_stack * 2 : 256;
+		uint32_t *n = realloc(g->stack, cap * sizeof(*n));
+
+		if (!n)
+			return false;
+		g->stack = n;
+		g->cap_stack = cap;
+	}
+	g->stack[(*sp)++] = v;
+	return true;
+}
+
+static bool path_room(struct gctx *g, size_t n)
+{
+	if (n <= g->cap_path)
+		return true;
+	size_t cap = g->cap_path ? g->cap_path * 2 : 64;
+
+	while (cap < n)
+		cap *= 2;
+	uint32_t *p = realloc(g->path, cap * sizeof(*p));
+
+	if (!p)
+		return false;
+	g->path = p;
+	g->cap_path = cap;
+	return true;
+}
+
+static const char *fname(struct gctx *g, uint32_t frame, char *buf, size_t size)
+{
+	return perfev_profile_frame__name(perfev_profile__frame(g->p, frame), buf, size);
+}
+
+static double pct(const struct gctx *g, uint64_t w)
+{
+	return g->total ? 100.0 * (double)w / (double)g->total : 0;
+}
+
+/* The children of n at or above the threshold, heaviest first. */
+static size_t visible_children(struct gctx *g, uint32_t n, uint32_t *out, size_t max)
+{
+	size_t k = 0;
+
+	for (uint32_t c = g->c.n[n].first_child; c != NONE && k < max; c = g->c.n[c].next_sibling)
+		if (g->c.n[c].weight >= g->min && g->c.n[c].weight)
+			out[k++] = c;
+	for (size_t i = 1; i < k; i++)
+		for (size_t j = i; j > 0 && g->c.n[out[j]].weight > g->c.n[out[j - 1]].weight; j--) {
+			uint32_t t = out[j];
+
+			out[j] = out[j - 1];
+			out[j - 1] = t;
+		}
+	return k;
+}
+
+#define MAX_BRANCHES 256
+#define MAX_PREFIX 1024
+
+static void print_below(struct gctx *g, uint32_t n, const char *prefix, int depth);
+
+static void print_branches(struct gctx *g, uint32_t n, const char *prefix, int depth)
+{
+	uint32_t kids[MAX_BRANCHES];
+	size_t k = visible_children(g, n, kids, MAX_BRANCHES);
+	char name[1024], head[32], sub[MAX_PREFIX];
+
+	for (size_t i = 0; i < k; i++) {
+		bool last = i + 1 == k;
+		int hl;
+
+		fprintf(g->f, "%s|          \n", prefix);
+		hl = snprintf(head, sizeof(head), "--%.2f%%--", pct(g, g->c.n[kids[i]].weight));
+		fprintf(g->f, "%s%c%s%s\n", prefix, last ? ' ' : '|', head,
+			fname(g, g->c.n[kids[i]].frame, name, sizeof(name)));
+		if (strlen(prefix) + hl + 2 >= sizeof(sub))
+			continue; /* deeper than anyone can read */
+		snprintf(sub, sizeof(sub), "%s%c%*s", prefix, last ? ' ' : '|', hl, "");
+		print_below(g, kids[i], sub, depth + 1);
+	}
+}
+
+/* Prints what follows node n (already printed): a column while it does not branch. */
+static void print_below(struct gctx *g, uint32_t n, const char *prefix, int depth)
+{
+	uint32_t kids[2];
+	char name[1024];
+
+	if (depth > 512)
+		return;
+	for (;;) {
+		size_t k = visible_children(g, n, kids, 2);
+
+		if (k == 1 && g->c.n[kids[0]].weight == g->c.n[n].weight) {
+			n = kids[0];
+			fprintf(g->f, "%s%s\n", prefix, fname(g, g->c.n[n].frame, name, sizeof(name)));
+			continue;
+		}
+		if (k)
+			print_branches(g, n, prefix, depth);
+		return;
+	}
+}
+
+/* Flat and folded: one line (or block) per chain end. */
+static void print_ends(struct gctx *g, uint32_t n, size_t depth)
+{
+	char name[1024];
+
+	if (!path_room(g, depth + 1))
+		return;
+	if (n)
+		g->path[depth - 1] = g->c.n[n].frame;
+	if (n && g->c.n[n].ends >= g->min && g->c.n[n].ends) {
+		if (g->o->graph == GRAPH_FOLDED) {
+			fprintf(g->f, "            %.2f%% ", pct(g, g->c.n[n].ends));
+			for (size_t i = 0; i < depth; i++)
+				fprintf(g->f, "%s%s", i ? ";" : "", fname(g, g->path[i], name, sizeof(name)));
+			fputc('\n', g->f);
+		} else {
+			fprintf(g->f, "            %.2f%%\n", pct(g, g->c.n[n].ends));
+			for (size_t i = 0; i < depth; i++)
+				fprintf(g->f, "                %s\n", fname(g, g->path[i], name, sizeof(name)));
+			fputc('\n', g->f);
+		}
+	}
+	for (uint32_t c = g->c.n[n].first_child; c != NONE; c = g->c.n[c].next_sibling)
+		print_ends(g, c, depth + 1);
+}
+
+static bool outermost(const struct perfev_profile *p, const struct report_table *t, uint32_t node,
+		      uint32_t e)
+{
+	for (uint32_t a = perfev_profile__node(p, node)->parent; a != NONE;
+	     a = perfev_profile__node(p, a)->parent)
+		if (t->node_entry[a] == e)
+			return false;
+	return true;
+}
+
+/* The frames from the thread's outermost caller down to node, into g->path; their number. */
+static size_t path_to(struct gctx *g, uint32_t node)
+{
+	size_t d = perfev_profile__node(g->p, node)->depth, n;
+
+	if (d < 2 || !path_room(g, d))
+		return 0;
+	n = d - 1;
+	for (uint32_t a = node; a != NONE && perfev_profile__node(g->p, a)->depth >= 2;
+	     a = perfev_profile__node(g->p, a)->parent)
+		g->path[perfev_profile__node(g->p, a)->depth - 2] = perfev_profile__node(g->p, a)->frame;
+	return n;
+}
+
+static void reverse(uint32_t *a, size_t n)
+{
+	for (size_t i = 0; i < n / 2; i++) {
+		uint32_t t = a[i];
+
+		a[i] = a[n - 1 - i];
+		a[n - 1 - i] = t;
+	}
+}
+
+/* Chains from node down to each descendant that ends samples (children mode, caller order). */
+static void add_descendants(struct gctx *g, uint32_t node, size_t base)
+{
+	size_t sp = 0;
+
+	for (uint32_t c = perfev_profile__node(g->p, node)->first_child; c != NONE;
+	     c = perfev_profile__node(g->p, c)->next_sibling) {
+		if (!stack_push(g, &sp, c))
+			return;
+	}
+	while (sp) {
+		uint32_t v = g->stack[--sp];
+		const struct perfev_profile_node *n = perfev_profile__node(g->p, v);
+		size_t len;
+
+		/* A descendant below the threshold cannot make a visible branch, nor can its own. */
+		if (n->total < g->min)
+			continue;
+		len = path_to(g, v);
+		if (n->self && len > base)
+			chain_add(&g->c, g->path + base - 1, len - base + 1, n->self);
+		for (uint32_t c = n->first_child; c != NONE; c = perfev_profile__node(g->p, c)->next_sibling)
+			if (!stack_push(g, &sp, c))
+				return;
+	}
+}
+
+void report_graph_print(FILE *f, const struct perfev_profile *p, const struct report_table *t,
+			size_t idx, const struct report_opts *o, uint64_t total)
+{
+	struct gctx g = { .f = f, .p = p, .o = o, .total = total };
+	uint64_t weight = o->children ? t->e[idx].children : t->e[idx].self;
+
+	g.min = (uint64_t)((double)total * o->graph_threshold / 100.0);
+	/* A graph whose every branch would fall below the threshold shows nothing. */
+	if (!weight || weight < g.min || cnode_new(&g.c, NONE) == NONE)
+		return;
+	for (uint32_t i = t->entry_first[idx]; i != NONE; i = t->node_next[i]) {
+		const struct perfev_profile_node *n = perfev_profile__node(p, i);
+		size_t len;
+
+		if (!o->children) {
+			if (!n->self)
+				continue;
+			len = path_to(&g, i);
+			if (o->caller) {
+				chain_add(&g.c, g.path, len, n->self);
+			} else if (len > 1) {
+				/* Callers of the entry, nearest first; the entry itself is the row. */
+				reverse(g.path, len - 1);
+				chain_add(&g.c, g.path, len - 1, n->self);
+			} else {
+				chain_add(&g.c, g.path, 0, n->self);
+			}
+			continue;
+		}
+		if (n->self) {
+			len = path_to(&g, i);
+			if (o->caller)
+				chain_add(&g.c, g.path, len, n->self);
+		}
+		if (!outermost(p, t, i, idx))
+			continue;
+		len = path_to(&g, i);
+		if (o->caller) {
+			add_descendants(&g, i, len);
+		} else {
+			reverse(g.path, len);
+			chain_add(&g.c, g.path, len, n->total);
+		}
+	}
+	if (g.c.nomem || !g.c.n[0].first_child) {
+		free(g.c.n);
+		free(g.path);
+		free(g.stack);
+		return;
+	}
+	if (o->graph == GRAPH_GRAPH) {
+		uint32_t kids[2];
+		char name[1024];
+		size_t k = visible_children(&g, 0, kids, 2);
+
+		if (k == 1 && g.c.n[kids[0]].weight == g.c.n[0].weight) {
+			fprintf(f, "            |\n            ---%s\n",
+				fname(&g, g.c.n[kids[0]].frame, name, sizeof(name)));
+			print_below(&g, kids[0], "               ", 0);
+		} else if (k) {
+			print_branches(&g, 0, "            ", 0);
+		}
+		if (k)
+			fputc('\n', f);
+	} else {
+		print_ends(&g, 0, 0);
+	}
+	free(g.c.n);
+	free(g.path);
+	free(g.stack);
+}

@@ -1,0 +1,130 @@
+#!/bin/sh
+# perfev report and perfev script against Linux perf on the same files: files
+# recorded by perf (frame pointers, DWARF, several events, zstd, a pipe) and by
+# perfev record, each read by both tools.
+. "$(dirname "$0")/lib.sh"
+
+HOT="$HELPERS/hot"
+
+for c in report script; do
+	"$PERFEV" $c --help >"$TMP/h"
+	check "$c --help exits 0 and shows usage" grep -q "usage: perfev $c" "$TMP/h"
+	sed 's/\\-/-/g' "$ROOT_DIR/docs/perfev-$c.1" >"$TMP/man"
+	for opt in $(grep -oE -- '--[a-z-]+' "$TMP/h" | sort -u); do
+		check "perfev-$c.1 documents $opt" grep -q -- "$opt" "$TMP/man"
+	done
+done
+
+"$PERFEV" report -i "$TMP/none.data" 2>"$TMP/err"
+st=$?
+check "a missing file exits 1 and says what to do" \
+	sh -c "[ $st = 1 ] && grep -q \"perfev report: error: cannot open '.*none.data': no such file; record one\" '$TMP/err'"
+printf 'not a perf.data file at all' >"$TMP/junk.data"
+"$PERFEV" report -i "$TMP/junk.data" 2>"$TMP/err"
+st=$?
+check "a file that is not perf.data exits 1 and explains" \
+	sh -c "[ $st = 1 ] && grep -q 'perfev report: error: cannot read' '$TMP/err'"
+"$PERFEV" report --sort nosuchkey 2>"$TMP/err"
+check "an unknown sort key is named" grep -q "unknown sort key 'nosuchkey'" "$TMP/err"
+
+if ! have_perf; then
+	skip "comparisons with perf report" "Linux perf is not usable here"
+	exit 0
+fi
+
+# The flat profile "EVENT_INDEX PERCENT SYMBOL" of a --stdio report of either tool.
+flat() {
+	awk '/^# Samples: / { ev++ } !/^#/ && /%/ && !/--/ && !/^ *\|/ {
+		p = $1; sub(/%/, "", p); sub(/^ *[0-9.]+% +/, ""); print ev "\t" p "\t" $0 }'
+}
+perf_flat() { perf report -i "$1" --stdio --no-children --sort sym -g none 2>/dev/null | flat; }
+ours_flat() { "$PERFEV" report -i "$1" --stdio --no-children --sort sym -g none 2>"$TMP/ours.err" | flat; }
+
+# agree DESC FILE: perf's symbols of 1% or more are ours too, each within 0.5 points.
+agree() {
+	perf_flat "$2" >"$TMP/p.txt"
+	ours_flat "$2" >"$TMP/o.txt"
+	if ! [ -s "$TMP/p.txt" ]; then
+		not_ok "$1: perf report shows nothing" "$(perf report -i "$2" --stdio 2>&1 | tail -n 5)"
+		return
+	fi
+	res=$(awk -F'\t' 'NR == FNR { o[$1 "\t" $3] = $2; next }
+		$2 >= 1.0 { n++; k = $1 "\t" $3
+			if (!(k in o)) { bad = bad sprintf("missing %s (perf %s%%); ", $3, $2); next }
+			d = o[k] - $2; if (d < 0) d = -d
+			if (d > 0.5) bad = bad sprintf("%s: perf %s%% perfev %s%%; ", $3, $2, o[k]) }
+		END { if (!n) print "perf shows no symbol of 1%"; else if (bad) print bad; else print "ok " n }' \
+		"$TMP/o.txt" "$TMP/p.txt")
+	case $res in
+	ok*) ok "$1: the ${res#ok } symbols perf shows at 1% or more agree within 0.5 points" ;;
+	*) not_ok "$1: perfev report agrees with perf report" "$res" "$(head -n 8 "$TMP/o.txt")" \
+		"$(cat "$TMP/ours.err")" ;;
+	esac
+}
+
+perf record -q -g -F 2000 -o "$TMP/p_fp.data" "$HOT" >/dev/null 2>&1
+agree "perf record -g" "$TMP/p_fp.data"
+perf record -q --call-graph dwarf -F 1000 -o "$TMP/p_dw.data" "$HOT" >/dev/null 2>&1
+agree "perf record --call-graph dwarf" "$TMP/p_dw.data"
+perf record -q -e cpu-clock -e task-clock -F 2000 -o "$TMP/p_two.data" "$HOT" >/dev/null 2>&1
+agree "perf record with two events" "$TMP/p_two.data"
+perf record -q -z -g -F 2000 -o "$TMP/p_z.data" "$HOT" >/dev/null 2>&1
+agree "perf record -z" "$TMP/p_z.data"
+"$PERFEV" record -q -g -o "$TMP/v_fp.data" -- "$HOT" >/dev/null 2>&1
+agree "perfev record -g" "$TMP/v_fp.data"
+"$PERFEV" record -q --call-graph dwarf -F 1000 -o "$TMP/v_dw.data" -- "$HOT" >/dev/null 2>&1
+agree "perfev record --call-graph dwarf" "$TMP/v_dw.data"
+"$PERFEV" record -q -e cpu-clock,task-clock -o "$TMP/v_two.data" -- "$HOT" >/dev/null 2>&1
+agree "perfev record with two events" "$TMP/v_two.data"
+"$PERFEV" record -q -z -g -o "$TMP/v_z.data" -- "$HOT" >/dev/null 2>&1
+agree "perfev record -z" "$TMP/v_z.data"
+
+# A pipe: perf record -o - straight into perfev report -i -.
+perf record -q -g -F 2000 -o - "$HOT" 2>/dev/null | tee "$TMP/pipe.data" |
+	"$PERFEV" report -i - --stdio --no-children --sort sym -g none 2>"$TMP/err" | flat >"$TMP/o.txt"
+perf report -i "$TMP/pipe.data" --stdio --no-children --sort sym -g none 2>/dev/null | flat >"$TMP/p.txt"
+top_o=$(awk -F'\t' 'NR == 1 { print $3 }' "$TMP/o.txt")
+top_p=$(awk -F'\t' 'NR == 1 { print $3 }' "$TMP/p.txt")
+check "a pipe from perf record reads as perf reads it (top: ${top_o:-none})" \
+	sh -c "[ -n '$top_o' ] && [ '$top_o' = '$top_p' ]"
+
+# --- the call graph: hot_a is called by work, from main (callee order, without children)
+"$PERFEV" report -i "$TMP/v_fp.data" --stdio --no-children --sort sym >"$TMP/cg" 2>&1
+check "call graphs under each entry name the callers" \
+	sh -c "grep -A3 '\\[\\.\\] hot_a\$' '$TMP/cg' | grep -q -- '---work' && grep -A4 '\\[\\.\\] hot_a\$' '$TMP/cg' | grep -q 'main'"
+"$PERFEV" report -i "$TMP/v_fp.data" --stdio --children --sort sym -g none >"$TMP/ch" 2>&1
+main_ch=$(awk '/\] main$/ { sub(/%/, "", $1); print $1; exit }' "$TMP/ch")
+check "--children charges main with nearly every sample (${main_ch:-none}%)" \
+	awk -v v="${main_ch:-0}" 'BEGIN { exit !(v > 90) }'
+"$PERFEV" report -i "$TMP/v_fp.data" --stdio --no-children --sort sym -g none --percent-limit 20 >"$TMP/pl" 2>&1
+check "--percent-limit 20 keeps only hot_a and hot_b" \
+	sh -c "[ \$(grep -c '%' '$TMP/pl') = 2 ]"
+"$PERFEV" report -i "$TMP/v_fp.data" --stdio --no-children --sort dso,sym -g none --dso hot >"$TMP/dso" 2>&1
+check "--dso keeps the samples of one file" sh -c "! grep '%' '$TMP/dso' | grep -qv ' hot '"
+"$PERFEV" report -i "$TMP/v_fp.data" --stdio --no-children --comm nosuch -g none >/dev/null 2>"$TMP/err"
+check "--comm with no match says the file holds no such samples" grep -q "no samples" "$TMP/err"
+"$PERFEV" report -i "$TMP/v_fp.data" --stdio --no-children -F overhead,sample,sym -g none >"$TMP/f" 2>&1
+check "-F overhead,sample,sym shows those columns" grep -q "# Overhead  *Samples  *Symbol" "$TMP/f"
+"$PERFEV" report -i "$TMP/v_fp.data" --stdio --no-children --sort sym,srcline -g none >"$TMP/src" 2>&1
+check "--sort srcline names hot.c lines" grep -q "hot_a  *hot.c:[0-9]" "$TMP/src"
+
+# --- perfev script: the same samples as perf script, in its layout
+perf script -i "$TMP/p_fp.data" 2>/dev/null >"$TMP/ps"
+"$PERFEV" script -i "$TMP/p_fp.data" >"$TMP/vs" 2>"$TMP/err"
+np=$(grep -c 'cpu-clock' "$TMP/ps")
+nv=$(grep -c 'cpu-clock' "$TMP/vs")
+check "perfev script prints a block per sample, as perf script ($nv vs $np)" [ "$np" = "$nv" ]
+# The innermost frame of each block: symbol names in the same order.
+leaf() { awk 'prev ~ /cpu-clock/ { print $2 } { prev = $0 }' "$1" | sed 's/+0x.*//'; }
+leaf "$TMP/ps" >"$TMP/lp"
+leaf "$TMP/vs" >"$TMP/lv"
+same=$(paste "$TMP/lp" "$TMP/lv" | awk -F'\t' '$1 == $2 { s++ } END { print s + 0 }')
+check "innermost symbols of perfev script match perf script's ($same of $np)" \
+	sh -c "[ $np -gt 0 ] && [ \$(($same * 100 / $np)) -ge 97 ]"
+"$PERFEV" record -q -e '{cpu-clock,task-clock}:S' -c 1000000 -o "$TMP/grp.data" -- "$HOT" >/dev/null 2>&1
+perf script -i "$TMP/grp.data" -F comm,tid,time,event,period 2>/dev/null >"$TMP/gp"
+"$PERFEV" script -i "$TMP/grp.data" -F comm,tid,time,event,period >"$TMP/gv" 2>"$TMP/err"
+check "group samples print each member's count, as perf script does" \
+	sh -c "[ -s '$TMP/gv' ] && grep -q task-clock '$TMP/gv' && diff -q '$TMP/gp' '$TMP/gv' >/dev/null"
+"$PERFEV" script -i "$TMP/v_fp.data" -F comm,tid,nosuch >/dev/null 2>"$TMP/err"
+check "an unknown -F field is named" grep -q "unknown field 'nosuch'" "$TMP/err"
