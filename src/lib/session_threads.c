@@ -384,7 +384,7 @@ static int fork_thread(struct perfev_session *s, const struct perfev_record *rec
 		/* A new process starts with a copy of its parent's maps (fork(2)). */
 		struct sproc *pp = &s->procs[parent->proc], *cp = &s->procs[t->proc];
 
-		if (pp != cp) {
+		if (pp != cp && pp->nr_maps) {
 			if (!grow((void **)&cp->maps, &cp->cap_maps, pp->nr_maps, sizeof(*cp->maps)))
 				return -ENOMEM;
 			memcpy(cp->maps, pp->maps, pp->nr_maps * sizeof(*cp->maps));

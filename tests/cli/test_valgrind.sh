@@ -22,6 +22,7 @@ case $BUILD_DIR in
 	skip "valgrind memcheck of perfev list" "sanitizer build"
 	skip "valgrind memcheck of the perf.data writer" "sanitizer build"
 	skip "valgrind memcheck of perfev record" "sanitizer build"
+	skip "valgrind memcheck of perfev report and script" "sanitizer build"
 	exit 0 ;;
 esac
 command -v valgrind >/dev/null || { not_ok "valgrind is installed (scripts/setup.sh)"; exit 0; }
@@ -40,3 +41,10 @@ vg "perfev record -z --call-graph dwarf with a group is memcheck clean" \
 # vg sends standard output to a file, which pipe mode writes.
 vg "perfev record -a in pipe mode (all of /proc synthesized) is memcheck clean" \
 	"$PERFEV" record -a -o - -- sleep 0.2
+# The analysis side: a dwarf recording (reader, session, symbols, unwinder, profile, report).
+"$PERFEV" record -q --call-graph dwarf -F 500 -o "$TMP/r.data" -- "$HELPERS/hot" 20 >/dev/null 2>&1
+vg "perfev report (children, call graphs) of a dwarf recording is memcheck clean" \
+	"$PERFEV" report -i "$TMP/r.data" --stdio
+vg "perfev report --no-children --sort dso,sym,srcline --inline is memcheck clean" \
+	"$PERFEV" report -i "$TMP/r.data" --stdio --no-children --sort dso,sym,srcline --inline -g folded
+vg "perfev script of a dwarf recording is memcheck clean" "$PERFEV" script -i "$TMP/r.data"
