@@ -8,6 +8,7 @@
  * failing the file.
  */
 #include <fcntl.h>
+#include <sys/stat.h>
 #include <gelf.h>
 #include <libelf.h>
 #include <stdlib.h>
@@ -226,9 +227,18 @@ static Elf *open_elf(const char *path, int *fd)
 {
 	Elf *elf;
 
+	struct stat st;
+
 	*fd = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK);
 	if (*fd < 0)
 		return NULL;
+	/* A path from a recording may name a FIFO or a device: only files are read. */
+	if (fstat(*fd, &st) < 0 || !S_ISREG(st.st_mode)) {
+		close(*fd);
+		*fd = -1;
+		errno = EINVAL;
+		return NULL;
+	}
 	elf_init();
 	elf = elf_begin(*fd, ELF_C_READ_MMAP, NULL);
 	if (!elf) {

@@ -7,6 +7,7 @@
  * p_offset (not so for lld's output, or for any map of a data segment).
  */
 #include <fcntl.h>
+#include <sys/stat.h>
 #include <gelf.h>
 #include <stdlib.h>
 #include <string.h>
@@ -183,10 +184,17 @@ static struct uw_mod *report(struct uw_proc *p, const struct perfev_unwind_map *
 	Dwfl_Module *dm;
 	Elf *elf;
 	int type;
-	int fd = open(map->path, O_RDONLY | O_CLOEXEC);
+	/* Paths come from the recording: never block on a FIFO or read a device. */
+	int fd = open(map->path, O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK);
+	struct stat st;
 
 	if (fd < 0) {
 		add_failed(p, map, strerror(errno));
+		return NULL;
+	}
+	if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode)) {
+		close(fd);
+		add_failed(p, map, "not a regular file");
 		return NULL;
 	}
 	elf = elf_begin(fd, ELF_C_READ_MMAP, NULL);
