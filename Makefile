@@ -108,6 +108,8 @@ $(BUILD)/tests/helpers/%: tests/helpers/%.c
 CXX      ?= g++
 SYMTEST  := $(BUILD)/tests/symtest
 SYMTEST_CFLAGS := -std=c11 -D_GNU_SOURCE -g -Wall -Wextra -Werror -Wl,--build-id
+# A SHA-1-sized id ending in a zero byte, as 1 in 256 real ones do: it must not be taken for padding.
+STRIPPED_ID := 0x5e1f0a11ced0b5e55ed1de0f1a11b00c0ffee000
 SYMTEST_BINS := $(addprefix $(SYMTEST)/,pie libsym.so uselib stripped inline cxx)
 symtest: $(SYMTEST_BINS)
 # Here, not on the line above: prerequisites expand where the rule is read.
@@ -122,7 +124,7 @@ $(SYMTEST)/uselib: tests/symtest/uselib.c tests/symtest/common.h $(SYMTEST)/libs
 	$(CC) $(SYMTEST_CFLAGS) -O1 -fPIE -pie -o $@ $< -L$(SYMTEST) -lsym -Wl,-rpath,'$$ORIGIN'
 $(SYMTEST)/stripped: tests/symtest/stripped.c
 	@mkdir -p $(SYMTEST)/.debug
-	$(CC) $(SYMTEST_CFLAGS) -O1 -fPIE -pie -o $@.full $<
+	$(CC) $(SYMTEST_CFLAGS) -O1 -fPIE -pie -Wl,--build-id=$(STRIPPED_ID) -o $@.full $<
 	objcopy --only-keep-debug $@.full $(SYMTEST)/.debug/stripped.debug
 	objcopy --strip-all --add-gnu-debuglink=$(SYMTEST)/.debug/stripped.debug $@.full $@
 	id=$$(readelf -n $@ | sed -n 's/^ *Build ID: *//p'); \

@@ -47,11 +47,15 @@ bool build_id__matches(const uint8_t *file_id, size_t file_size, const uint8_t *
 	return true;
 }
 
-/* The id without perf's zero padding, as it names directories. */
+/*
+ * The id without perf's zero padding, as it names directories: only a
+ * 16-byte (MD5) id padded to a 20-byte slot is cut.  A SHA-1 id may end in
+ * zero bytes of its own (1 in 256 does), which stay.
+ */
 static size_t id_len(const uint8_t *id, size_t size)
 {
-	while (size > 16 && !id[size - 1])
-		size--;
+	if (size == 20 && !id[16] && !id[17] && !id[18] && !id[19])
+		return 16;
 	return size;
 }
 
