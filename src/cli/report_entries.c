@@ -109,29 +109,44 @@ static bool entry_eq(const void *ctx, uint32_t idx)
 	return proj_eq(&have, c->want);
 }
 
+#define PAIR_CACHE 65536
+
 int report_table_build(const struct perfev_profile *p, const struct report_opts *o,
 		       struct report_table *t)
 {
 	size_t nn = perfev_profile__nr_nodes(p), cap = 0;
 	struct idxhash h = { 0 };
 	uint32_t *active = NULL, *stack = NULL;
+	struct pair_ent {
+		uint64_t pair;
+		uint32_t entry1;
+	} *pair_cache;
 	size_t sp = 0;
 	int ret = -1;
 
 	memset(t, 0, sizeof(*t));
 	t->node_entry = malloc(nn * sizeof(*t->node_entry));
-	if (!t->node_entry)
+	pair_cache = calloc(PAIR_CACHE, sizeof(*pair_cache));
+	if (!t->node_entry || !pair_cache)
 		goto out;
 	for (size_t i = 0; i < nn; i++) {
 		const struct perfev_profile_node *n = perfev_profile__node(p, i);
 		struct proj want;
 		struct eq_ctx c = { p, o, t, &want };
-		uint64_t hv;
+		struct pair_ent *pc;
+		uint64_t hv, pair;
 		int64_t e;
 
 		t->node_entry[i] = PERFEV_PROFILE_NONE;
 		if (n->frame == PERFEV_PROFILE_NONE)
 			continue;
+		/* Most nodes repeat a (thread, frame) pair seen before: its entry is known. */
+		pair = ((uint64_t)n->thread << 32) | n->frame;
+		pc = &pair_cache[hash_mix(pair, 5) & (PAIR_CACHE - 1)];
+		if (pc->entry1 && pc->pair == pair) {
+			e = pc->entry1 - 1;
+			goto found;
+		}
 		project(p, o, n->thread, n->frame, &want);
 		hv = proj_hash(&want);
 		e = idxhash_find(&h, hv, entry_eq, &c);
@@ -150,6 +165,9 @@ int report_table_build(const struct perfev_profile *p, const struct report_opts 
 			e = t->nr++;
 			t->e[e] = (struct report_entry){ .thread = n->thread, .frame = n->frame };
 		}
+		pc->pair = pair;
+		pc->entry1 = (uint32_t)e + 1;
+found:
 		t->node_entry[i] = e;
 		t->e[e].self += n->self;
 		t->e[e].samples += n->self_samples;
@@ -207,6 +225,7 @@ int report_table_build(const struct perfev_profile *p, const struct report_opts 
 	ret = 0;
 out:
 	idxhash_free(&h);
+	free(pair_cache);
 	free(active);
 	free(stack);
 	if (ret)

@@ -31,13 +31,15 @@ struct perfev_profile {
 	uint32_t *path;
 	size_t cap_path;
 	/*
-	 * The previous stack's path and nodes: consecutive samples of a thread
-	 * mostly share their outer callers, whose nodes are then found without
-	 * a lookup.
+	 * Each thread's previous stack, path and nodes: a thread's consecutive
+	 * samples mostly share their outer callers, whose nodes are then found
+	 * without a lookup.
 	 */
-	uint32_t *prev_path, *prev_nodes;
-	size_t nr_prev, cap_prev;
-	uint32_t prev_thread_node;
+	struct prev_stack {
+		uint32_t *path, *nodes;
+		size_t nr, cap;
+	} *prev;
+	size_t cap_prev;
 	/* Recently interned frames by their identity (direct-mapped): no hashing of names. */
 	struct fcache_ent {
 		struct perfev_dso *dso;
@@ -86,7 +88,6 @@ struct perfev_profile *perfev_profile__new(const struct perfev_profile_opts *opt
 						    .first_child = PERFEV_PROFILE_NONE,
 						    .next_sibling = PERFEV_PROFILE_NONE };
 	p->nr_nodes = 1;
-	p->prev_thread_node = PERFEV_PROFILE_NONE;
 	return p;
 }
 
@@ -98,8 +99,11 @@ void perfev_profile__delete(struct perfev_profile *p)
 	free(p->frames);
 	free(p->threads);
 	free(p->path);
-	free(p->prev_path);
-	free(p->prev_nodes);
+	for (size_t i = 0; i < p->cap_prev; i++) {
+		free(p->prev[i].path);
+		free(p->prev[i].nodes);
+	}
+	free(p->prev);
 	idxhash_free(&p->child_hash);
 	idxhash_free(&p->frame_hash);
 	idxhash_free(&p->thread_hash);
@@ -296,38 +300,48 @@ int perfev_profile__add(struct perfev_profile *p, const struct perfev_thread *t,
 	p->nodes[node].total += weight;
 	p->nodes[node].total_samples++;
 	size_t same = 0;
+	struct prev_stack *ps;
 
-	if ((uint32_t)node == p->prev_thread_node)
-		while (same < n && same < p->nr_prev && p->path[same] == p->prev_path[same])
-			same++;
-	if (n > p->cap_prev) {
-		size_t cap = n * 2;
-		uint32_t *a = realloc(p->prev_path, cap * sizeof(*a)), *b;
+	if ((size_t)th >= p->cap_prev) {
+		size_t cap = (size_t)th * 2 + 8;
+		struct prev_stack *np = realloc(p->prev, cap * sizeof(*np));
 
-		if (a)
-			p->prev_path = a;
-		b = a ? realloc(p->prev_nodes, cap * sizeof(*b)) : NULL;
-		if (!b)
+		if (!np)
 			return set_error(ENOMEM, "profile: out of memory");
-		p->prev_nodes = b;
+		memset(np + p->cap_prev, 0, (cap - p->cap_prev) * sizeof(*np));
+		p->prev = np;
 		p->cap_prev = cap;
 	}
-	p->prev_thread_node = node;
+	ps = &p->prev[th];
+	while (same < n && same < ps->nr && p->path[same] == ps->path[same])
+		same++;
+	if (n > ps->cap) {
+		size_t cap = n * 2;
+		uint32_t *a = realloc(ps->path, cap * sizeof(*a)), *b;
+
+		if (a)
+			ps->path = a;
+		b = a ? realloc(ps->nodes, cap * sizeof(*b)) : NULL;
+		if (!b)
+			return set_error(ENOMEM, "profile: out of memory");
+		ps->nodes = b;
+		ps->cap = cap;
+	}
 	for (size_t i = 0; i < n; i++) {
 		if (i < same)
-			node = p->prev_nodes[i];
+			node = ps->nodes[i];
 		else
 			node = child(p, node, p->path[i], th);
 		if (node < 0) {
-			p->nr_prev = 0;
+			ps->nr = 0;
 			return set_error(ENOMEM, "profile: out of memory");
 		}
 		p->nodes[node].total += weight;
 		p->nodes[node].total_samples++;
-		p->prev_path[i] = p->path[i];
-		p->prev_nodes[i] = node;
+		ps->path[i] = p->path[i];
+		ps->nodes[i] = node;
 	}
-	p->nr_prev = n;
+	ps->nr = n;
 	p->nodes[node].self += weight;
 	p->nodes[node].self_samples++;
 	return 0;
