@@ -39,9 +39,11 @@ struct perfev_profile_opts {
 	bool inlines;
 	/* One thread node for everything (command, pid and tid not kept). */
 	bool merge_threads;
+	/* One thread node per command name (pid and tid not kept, as -1). */
+	bool merge_pids;
 	size_t :0;
 };
-#define perfev_profile_opts__last_field merge_threads
+#define perfev_profile_opts__last_field merge_pids
 
 /* A function (or an unresolved address) in the tree. */
 struct perfev_profile_frame {

@@ -406,8 +406,17 @@ static int on_sample(void *ctx, const struct perfev_session_sample *ss)
 	if (!st->profiles[ss->evsel]) {
 		struct perfev_profile_opts po = { .sz = sizeof(po), .inlines = o->inlines };
 
+		bool need[NR_KEYS] = { false };
+
 		for (int i = 0; i < o->nr_keys; i++)
-			po.srcline |= o->keys[i] == KEY_SRCLINE;
+			need[o->keys[i]] = true;
+		for (int i = 0; i < o->nr_cols; i++)
+			if (o->cols[i] < NR_KEYS)
+				need[o->cols[i]] = true;
+		po.srcline = need[KEY_SRCLINE];
+		/* Threads kept apart only as far as the keys tell them apart: a smaller tree. */
+		po.merge_pids = !need[KEY_PID] && !need[KEY_TID];
+		po.merge_threads = po.merge_pids && !need[KEY_COMM];
 		st->profiles[ss->evsel] = perfev_profile__new(&po);
 		if (!st->profiles[ss->evsel])
 			return -ENOMEM;

@@ -20,7 +20,12 @@ struct perfev_profile {
 	struct perfev_profile_opts opts;
 	struct perfev_profile_node *nodes;
 	size_t nr_nodes, cap_nodes;
-	struct idxhash child_hash; /* (parent, frame or thread) -> node */
+	/* (parent, frame) -> node, the key compared in the slot without touching nodes. */
+	struct child_slot {
+		uint64_t key;
+		uint32_t node1; /* node + 1; 0: empty */
+	} *children;
+	size_t cap_children, nr_children;
 	struct perfev_profile_frame *frames;
 	size_t nr_frames, cap_frames;
 	struct idxhash frame_hash;
@@ -30,6 +35,8 @@ struct perfev_profile {
 	/* One stack's frame indices, outermost first. */
 	uint32_t *path;
 	size_t cap_path;
+	uint64_t *keys; /* the path hash of each level */
+	size_t cap_keys;
 	/*
 	 * Each thread's previous stack, path and nodes: a thread's consecutive
 	 * samples mostly share their outer callers, whose nodes are then found
@@ -99,12 +106,13 @@ void perfev_profile__delete(struct perfev_profile *p)
 	free(p->frames);
 	free(p->threads);
 	free(p->path);
+	free(p->keys);
 	for (size_t i = 0; i < p->cap_prev; i++) {
 		free(p->prev[i].path);
 		free(p->prev[i].nodes);
 	}
 	free(p->prev);
-	idxhash_free(&p->child_hash);
+	free(p->children);
 	idxhash_free(&p->frame_hash);
 	idxhash_free(&p->thread_hash);
 	free(p);
@@ -172,8 +180,10 @@ static int64_t intern_thread(struct perfev_profile *p, const struct perfev_threa
 
 	if (t && !p->opts.merge_threads) {
 		pt.comm = perfev_thread__comm(t);
-		pt.pid = perfev_thread__pid(t);
-		pt.tid = perfev_thread__tid(t);
+		if (!p->opts.merge_pids) {
+			pt.pid = perfev_thread__pid(t);
+			pt.tid = perfev_thread__tid(t);
+		}
 	}
 	h = hash_mix((uintptr_t)pt.comm, ((uint64_t)(uint32_t)pt.pid << 32) | (uint32_t)pt.tid);
 	i = idxhash_find(&p->thread_hash, h, thread_eq, &k);
@@ -186,32 +196,68 @@ static int64_t intern_thread(struct perfev_profile *p, const struct perfev_threa
 	return p->nr_threads++;
 }
 
-struct child_key {
-	const struct perfev_profile *p;
-	uint32_t parent, frame, thread;
-};
-
-static bool child_eq(const void *ctx, uint32_t idx)
+/*
+ * Nodes are found by a hash of their whole path (thread, then frames from the
+ * outermost), which a stack gives for every level before any lookup: the
+ * slots of all levels are prefetched together instead of one miss after
+ * another.  The node's parent and frame are compared too, so a collision of
+ * path hashes cannot merge two paths.
+ */
+static uint64_t thread_key(uint32_t thread)
 {
-	const struct child_key *k = ctx;
-	const struct perfev_profile_node *n = &k->p->nodes[idx];
-
-	return n->parent == k->parent && n->frame == k->frame && n->thread == k->thread;
+	return hash_mix(thread, 0x7468726561640000ull);
 }
 
-static int64_t child(struct perfev_profile *p, uint32_t parent, uint32_t frame, uint32_t thread)
+static size_t child_slot(uint64_t key, size_t cap)
 {
-	struct child_key k = { p, parent, frame, thread };
-	uint64_t h = hash_mix(((uint64_t)parent << 32) | frame, thread);
-	int64_t i = idxhash_find(&p->child_hash, h, child_eq, &k);
-	struct perfev_profile_node *n;
+	return (size_t)(key >> 7) & (cap - 1);
+}
 
-	if (i >= 0)
-		return i;
-	if (p->nr_nodes >= PERFEV_PROFILE_NONE - 1 ||
-	    !grow((void **)&p->nodes, &p->cap_nodes, p->nr_nodes + 1, sizeof(*p->nodes)) ||
-	    idxhash_insert(&p->child_hash, h, p->nr_nodes) < 0)
+static bool children_grow(struct perfev_profile *p)
+{
+	size_t cap = p->cap_children ? p->cap_children * 2 : 1024;
+	struct child_slot *n = calloc(cap, sizeof(*n));
+
+	if (!n)
+		return false;
+	for (size_t i = 0; i < p->cap_children; i++) {
+		struct child_slot *o = &p->children[i];
+		size_t j;
+
+		if (!o->node1)
+			continue;
+		for (j = child_slot(o->key, cap); n[j].node1; j = (j + 1) & (cap - 1))
+			;
+		n[j] = *o;
+	}
+	free(p->children);
+	p->children = n;
+	p->cap_children = cap;
+	return true;
+}
+
+static int64_t child(struct perfev_profile *p, uint32_t parent, uint32_t frame, uint32_t thread,
+		     uint64_t key)
+{
+	struct perfev_profile_node *n;
+	size_t j;
+
+	if ((p->nr_children + 1) * 2 > p->cap_children && !children_grow(p))
 		return -1;
+	for (j = child_slot(key, p->cap_children); p->children[j].node1;
+	     j = (j + 1) & (p->cap_children - 1)) {
+		const struct child_slot *c = &p->children[j];
+
+		if (c->key == key && p->nodes[c->node1 - 1].parent == parent &&
+		    p->nodes[c->node1 - 1].frame == frame && p->nodes[c->node1 - 1].thread == thread)
+			return c->node1 - 1;
+	}
+	if (p->nr_nodes >= PERFEV_PROFILE_NONE - 1 ||
+	    !grow((void **)&p->nodes, &p->cap_nodes, p->nr_nodes + 1, sizeof(*p->nodes)))
+		return -1;
+	p->children[j].key = key;
+	p->children[j].node1 = p->nr_nodes + 1;
+	p->nr_children++;
 	n = &p->nodes[p->nr_nodes];
 	*n = (struct perfev_profile_node){ .frame = frame, .thread = thread, .parent = parent,
 					   .first_child = PERFEV_PROFILE_NONE,
@@ -292,7 +338,9 @@ int perfev_profile__add(struct perfev_profile *p, const struct perfev_thread *t,
 	for (size_t i = nr; i-- > 0;)
 		if (!add_frame(p, &n, &frames[i]))
 			return set_error(ENOMEM, "profile: out of memory");
-	node = child(p, 0, PERFEV_PROFILE_NONE, th);
+	uint64_t key = thread_key(th);
+
+	node = child(p, 0, PERFEV_PROFILE_NONE, th, key);
 	if (node < 0)
 		return set_error(ENOMEM, "profile: out of memory");
 	p->nodes[0].total += weight;
@@ -327,11 +375,28 @@ int perfev_profile__add(struct perfev_profile *p, const struct perfev_thread *t,
 		ps->nodes = b;
 		ps->cap = cap;
 	}
+	if (!grow((void **)&p->keys, &p->cap_keys, n + 1, sizeof(*p->keys)))
+		return set_error(ENOMEM, "profile: out of memory");
+	if (same < n && (p->nr_children + n) * 2 > p->cap_children && !children_grow(p))
+		return set_error(ENOMEM, "profile: out of memory");
+	for (size_t i = 0; i < n; i++) {
+		key = hash_mix(key, p->path[i]);
+		p->keys[i] = key;
+		if (i >= same && p->cap_children)
+			__builtin_prefetch(&p->children[child_slot(key, p->cap_children)]);
+	}
+	/* Then the nodes the slots name, whose parent and frame the lookup compares. */
+	for (size_t i = same; i < n && p->cap_children; i++) {
+		const struct child_slot *c = &p->children[child_slot(p->keys[i], p->cap_children)];
+
+		if (c->node1 && c->key == p->keys[i])
+			__builtin_prefetch(&p->nodes[c->node1 - 1], 1);
+	}
 	for (size_t i = 0; i < n; i++) {
 		if (i < same)
 			node = ps->nodes[i];
 		else
-			node = child(p, node, p->path[i], th);
+			node = child(p, node, p->path[i], th, p->keys[i]);
 		if (node < 0) {
 			ps->nr = 0;
 			return set_error(ENOMEM, "profile: out of memory");
