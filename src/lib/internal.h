@@ -29,6 +29,16 @@ void append_error(const char *fmt, ...) PRINTF_LIKE(1, 2);
 /* Like set_error() but for pointer-returning functions: sets errno, returns NULL. */
 void *set_error_ptr(int err, const char *fmt, ...) PRINTF_LIKE(2, 3);
 
+/*
+ * Makes room for need elements of elem bytes in *arr, whose capacity *cap
+ * is doubled (from 16) until it holds them; false (nothing changed) when
+ * the size would overflow or memory runs out.
+ */
+bool array_grow(void **arr, size_t *cap, size_t need, size_t elem);
+
+/* The name of a record type, kernel's or perf's own ("SAMPLE", "FINISHED_ROUND"), or NULL. */
+const char *record_type_name(uint32_t type);
+
 /* Reads a whole small text file (sysfs, procfs) into buf; returns length or -errno. */
 int read_text_file(const char *path, char *buf, size_t size);
 /*

@@ -29,7 +29,7 @@
 
 static const char *tname(uint32_t type)
 {
-	const char *n = pdr_type_name(type);
+	const char *n = record_type_name(type);
 
 	return n ? n : "unknown";
 }

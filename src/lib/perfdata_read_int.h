@@ -20,8 +20,6 @@
 #include "perfdata_int.h"
 #include "perfev/perfdata_reader.h"
 
-/* perf's record types by name, for errors; NULL for types perfev does not know. */
-const char *pdr_type_name(uint32_t type);
 
 struct pdr_evsel {
 	struct perf_event_attr attr; /* native order, zero-extended */

@@ -57,23 +57,6 @@ struct perfev_profile {
 	} fcache[4096];
 };
 
-static bool grow(void **arr, size_t *cap, size_t need, size_t elem)
-{
-	if (need <= *cap)
-		return true;
-	size_t n = *cap ? *cap * 2 : 64;
-
-	while (n < need)
-		n *= 2;
-	void *q = realloc(*arr, n * elem);
-
-	if (!q)
-		return false;
-	*arr = q;
-	*cap = n;
-	return true;
-}
-
 struct perfev_profile *perfev_profile__new(const struct perfev_profile_opts *opts)
 {
 	struct perfev_profile *p;
@@ -85,7 +68,7 @@ struct perfev_profile *perfev_profile__new(const struct perfev_profile_opts *opt
 		return set_error_ptr(ENOMEM, "profile: out of memory");
 	if (opts)
 		memcpy(&p->opts, opts, opts->sz < sizeof(p->opts) ? opts->sz : sizeof(p->opts));
-	if (!grow((void **)&p->nodes, &p->cap_nodes, 1, sizeof(*p->nodes))) {
+	if (!array_grow((void **)&p->nodes, &p->cap_nodes, 1, sizeof(*p->nodes))) {
 		free(p);
 		return set_error_ptr(ENOMEM, "profile: out of memory");
 	}
@@ -151,7 +134,7 @@ static int64_t intern_frame(struct perfev_profile *p, const struct perfev_profil
 	if (i >= 0)
 		return i;
 	if (p->nr_frames >= PERFEV_PROFILE_NONE - 1 ||
-	    !grow((void **)&p->frames, &p->cap_frames, p->nr_frames + 1, sizeof(*p->frames)) ||
+	    !array_grow((void **)&p->frames, &p->cap_frames, p->nr_frames + 1, sizeof(*p->frames)) ||
 	    idxhash_insert(&p->frame_hash, h, p->nr_frames) < 0)
 		return -1;
 	p->frames[p->nr_frames] = *f;
@@ -189,7 +172,7 @@ static int64_t intern_thread(struct perfev_profile *p, const struct perfev_threa
 	i = idxhash_find(&p->thread_hash, h, thread_eq, &k);
 	if (i >= 0)
 		return i;
-	if (!grow((void **)&p->threads, &p->cap_threads, p->nr_threads + 1, sizeof(*p->threads)) ||
+	if (!array_grow((void **)&p->threads, &p->cap_threads, p->nr_threads + 1, sizeof(*p->threads)) ||
 	    idxhash_insert(&p->thread_hash, h, p->nr_threads) < 0)
 		return -1;
 	p->threads[p->nr_threads] = pt;
@@ -253,7 +236,7 @@ static int64_t child(struct perfev_profile *p, uint32_t parent, uint32_t frame, 
 			return c->node1 - 1;
 	}
 	if (p->nr_nodes >= PERFEV_PROFILE_NONE - 1 ||
-	    !grow((void **)&p->nodes, &p->cap_nodes, p->nr_nodes + 1, sizeof(*p->nodes)))
+	    !array_grow((void **)&p->nodes, &p->cap_nodes, p->nr_nodes + 1, sizeof(*p->nodes)))
 		return -1;
 	p->children[j].key = key;
 	p->children[j].node1 = p->nr_nodes + 1;
@@ -269,7 +252,7 @@ static int64_t child(struct perfev_profile *p, uint32_t parent, uint32_t frame, 
 
 static bool push(struct perfev_profile *p, size_t *n, int64_t frame)
 {
-	if (frame < 0 || !grow((void **)&p->path, &p->cap_path, *n + 1, sizeof(*p->path)))
+	if (frame < 0 || !array_grow((void **)&p->path, &p->cap_path, *n + 1, sizeof(*p->path)))
 		return false;
 	p->path[(*n)++] = frame;
 	return true;
@@ -375,7 +358,7 @@ int perfev_profile__add(struct perfev_profile *p, const struct perfev_thread *t,
 		ps->nodes = b;
 		ps->cap = cap;
 	}
-	if (!grow((void **)&p->keys, &p->cap_keys, n + 1, sizeof(*p->keys)))
+	if (!array_grow((void **)&p->keys, &p->cap_keys, n + 1, sizeof(*p->keys)))
 		return set_error(ENOMEM, "profile: out of memory");
 	if (same < n && (p->nr_children + n) * 2 > p->cap_children && !children_grow(p))
 		return set_error(ENOMEM, "profile: out of memory");

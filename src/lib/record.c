@@ -1,11 +1,13 @@
 /* SPDX-License-Identifier: MIT */
 /* Records of every kernel type: header checks, the fixed bodies, strings, the sample_id trailer. */
+#include "perfev/perfdata.h"
 #include "record_int.h"
 
 /* One past the last type decoded here; newer kernels' types are passed through raw. */
 #define RECORD_KNOWN_END 22
 
-static const char *const record_names[RECORD_KNOWN_END] = {
+/* The kernel's types, then perf's own (perfev/perfdata.h), for messages. */
+static const char *const record_names[PERFEV_RECORD_FINISHED_INIT + 1] = {
 	[PERF_RECORD_MMAP] = "MMAP",
 	[PERF_RECORD_LOST] = "LOST",
 	[PERF_RECORD_COMM] = "COMM",
@@ -27,7 +29,31 @@ static const char *const record_names[RECORD_KNOWN_END] = {
 	[PERF_RECORD_CGROUP] = "CGROUP",
 	[PERF_RECORD_TEXT_POKE] = "TEXT_POKE",
 	[PERF_RECORD_AUX_OUTPUT_HW_ID] = "AUX_OUTPUT_HW_ID",
+	[PERFEV_RECORD_HEADER_ATTR] = "HEADER_ATTR",
+	[PERFEV_RECORD_HEADER_EVENT_TYPE] = "HEADER_EVENT_TYPE",
+	[PERFEV_RECORD_HEADER_TRACING_DATA] = "HEADER_TRACING_DATA",
+	[PERFEV_RECORD_HEADER_BUILD_ID] = "HEADER_BUILD_ID",
+	[PERFEV_RECORD_FINISHED_ROUND] = "FINISHED_ROUND",
+	[PERFEV_RECORD_ID_INDEX] = "ID_INDEX",
+	[PERFEV_RECORD_AUXTRACE_INFO] = "AUXTRACE_INFO",
+	[PERFEV_RECORD_AUXTRACE] = "AUXTRACE",
+	[PERFEV_RECORD_AUXTRACE_ERROR] = "AUXTRACE_ERROR",
+	[PERFEV_RECORD_THREAD_MAP] = "THREAD_MAP",
+	[PERFEV_RECORD_CPU_MAP] = "CPU_MAP",
+	[PERFEV_RECORD_STAT_CONFIG] = "STAT_CONFIG",
+	[PERFEV_RECORD_STAT] = "STAT",
+	[PERFEV_RECORD_STAT_ROUND] = "STAT_ROUND",
+	[PERFEV_RECORD_EVENT_UPDATE] = "EVENT_UPDATE",
+	[PERFEV_RECORD_TIME_CONV] = "TIME_CONV",
+	[PERFEV_RECORD_HEADER_FEATURE] = "HEADER_FEATURE",
+	[PERFEV_RECORD_COMPRESSED] = "COMPRESSED",
+	[PERFEV_RECORD_FINISHED_INIT] = "FINISHED_INIT",
 };
+
+const char *record_type_name(uint32_t type)
+{
+	return type < ARRAY_SIZE(record_names) ? record_names[type] : NULL;
+}
 
 static bool record_known(uint32_t type)
 {

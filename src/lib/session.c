@@ -160,16 +160,8 @@ static uint64_t id_delta(struct perfev_session *s, uint64_t id, uint64_t value)
 	int64_t i = idxhash_find(&s->sid_hash, h, sid_eq, &k);
 
 	if (i < 0) {
-		if (s->nr_sids == s->cap_sids) {
-			size_t cap = s->cap_sids ? s->cap_sids * 2 : 16;
-			struct sid_value *n = realloc(s->sids, cap * sizeof(*n));
-
-			if (!n)
-				return 0;
-			s->sids = n;
-			s->cap_sids = cap;
-		}
-		if (idxhash_insert(&s->sid_hash, h, s->nr_sids) < 0)
+		if (!array_grow((void **)&s->sids, &s->cap_sids, s->nr_sids + 1, sizeof(*s->sids)) ||
+		    idxhash_insert(&s->sid_hash, h, s->nr_sids) < 0)
 			return 0;
 		i = s->nr_sids++;
 		s->sids[i].id = id;
@@ -294,27 +286,9 @@ static int queue(struct perfev_session *s, const struct perfev_data_event *ev)
 	uint64_t t = record_time(s, &ev->rec);
 	size_t size = ev->rec.size;
 
-	if (s->nr_q == s->cap_q) {
-		size_t cap = s->cap_q ? s->cap_q * 2 : 1024;
-		struct qent *q = realloc(s->q, cap * sizeof(*q));
-
-		if (!q)
-			return set_error(ENOMEM, "session: out of memory queueing records");
-		s->q = q;
-		s->cap_q = cap;
-	}
-	if (s->qbuf_cap - s->qbuf_len < size) {
-		size_t cap = s->qbuf_cap ? s->qbuf_cap * 2 : 1 << 20;
-		unsigned char *b;
-
-		while (cap - s->qbuf_len < size)
-			cap *= 2;
-		b = realloc(s->qbuf, cap);
-		if (!b)
-			return set_error(ENOMEM, "session: out of memory queueing records");
-		s->qbuf = b;
-		s->qbuf_cap = cap;
-	}
+	if (!array_grow((void **)&s->q, &s->cap_q, s->nr_q + 1, sizeof(*s->q)) ||
+	    !array_grow((void **)&s->qbuf, &s->qbuf_cap, s->qbuf_len + size, 1))
+		return set_error(ENOMEM, "session: out of memory queueing records");
 	memcpy(s->qbuf + s->qbuf_len, ev->rec.data, size);
 	s->q[s->nr_q++] = (struct qent){ .time = t, .seq = s->seq++, .offset = ev->offset,
 					 .pos = s->qbuf_len, .size = size, .evsel = ev->evsel,

@@ -85,23 +85,6 @@ const char *sess_intern(struct perfev_session *s, const char *str)
 	return p;
 }
 
-static bool grow(void **arr, size_t *cap, size_t need, size_t elem)
-{
-	if (need <= *cap)
-		return true;
-	size_t n = *cap ? *cap * 2 : 16;
-
-	while (n < need)
-		n *= 2;
-	void *p = realloc(*arr, n * elem);
-
-	if (!p)
-		return false;
-	*arr = p;
-	*cap = n;
-	return true;
-}
-
 struct id_key {
 	const struct perfev_session *s;
 	int id;
@@ -129,7 +112,7 @@ static int64_t proc_index(struct perfev_session *s, int pid, bool create)
 
 	if (i >= 0 || !create)
 		return i;
-	if (!grow((void **)&s->procs, &s->cap_procs, s->nr_procs + 1, sizeof(*s->procs)) ||
+	if (!array_grow((void **)&s->procs, &s->cap_procs, s->nr_procs + 1, sizeof(*s->procs)) ||
 	    idxhash_insert(&s->proc_hash, h, s->nr_procs) < 0)
 		return -1;
 	memset(&s->procs[s->nr_procs], 0, sizeof(s->procs[0]));
@@ -179,7 +162,7 @@ struct perfev_thread *sess_thread(struct perfev_session *s, int pid, int tid)
 	}
 	int64_t p = proc_index(s, pid, true);
 
-	if (p < 0 || !grow((void **)&s->threads, &s->cap_threads, s->nr_threads + 1,
+	if (p < 0 || !array_grow((void **)&s->threads, &s->cap_threads, s->nr_threads + 1,
 			   sizeof(*s->threads)))
 		return NULL;
 	t = sess_alloc(s, sizeof(*t));
@@ -225,7 +208,7 @@ static struct perfev_map *new_map(struct perfev_session *s, const struct perfev_
 {
 	struct perfev_map *m;
 
-	if (!grow((void **)&s->all_maps, &s->cap_all_maps, s->nr_all_maps + 1,
+	if (!array_grow((void **)&s->all_maps, &s->cap_all_maps, s->nr_all_maps + 1,
 		  sizeof(*s->all_maps)))
 		return NULL;
 	m = malloc(sizeof(*m));
@@ -264,7 +247,7 @@ static int insert_map(struct perfev_session *s, struct sproc *p, struct perfev_m
 	}
 	size_t add = 1 + !!left + !!right, nr = p->nr_maps - (j - i) + add;
 
-	if (!grow((void **)&p->maps, &p->cap_maps, nr, sizeof(*p->maps)))
+	if (!array_grow((void **)&p->maps, &p->cap_maps, nr, sizeof(*p->maps)))
 		return -ENOMEM;
 	memmove(&p->maps[i + add], &p->maps[j], (p->nr_maps - j) * sizeof(*p->maps));
 	size_t k = i;
@@ -385,7 +368,7 @@ static int fork_thread(struct perfev_session *s, const struct perfev_record *rec
 		struct sproc *pp = &s->procs[parent->proc], *cp = &s->procs[t->proc];
 
 		if (pp != cp && pp->nr_maps) {
-			if (!grow((void **)&cp->maps, &cp->cap_maps, pp->nr_maps, sizeof(*cp->maps)))
+			if (!array_grow((void **)&cp->maps, &cp->cap_maps, pp->nr_maps, sizeof(*cp->maps)))
 				return -ENOMEM;
 			memcpy(cp->maps, pp->maps, pp->nr_maps * sizeof(*cp->maps));
 			cp->nr_maps = pp->nr_maps;

@@ -80,3 +80,21 @@ int read_u64_file(const char *path, uint64_t *val)
 	*val = v;
 	return 0;
 }
+
+bool array_grow(void **arr, size_t *cap, size_t need, size_t elem)
+{
+	size_t n = *cap ? *cap : 16, bytes;
+	void *p;
+
+	if (need <= *cap)
+		return true;
+	while (n < need) {
+		if (!size_mul_ok(n, 2, &n))
+			return false;
+	}
+	if (!size_mul_ok(n, elem, &bytes) || !(p = realloc(*arr, bytes)))
+		return false;
+	*arr = p;
+	*cap = n;
+	return true;
+}
