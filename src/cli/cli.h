@@ -70,6 +70,16 @@ void json_null(struct json *j, const char *key);
 /* Writes s as a JSON string literal, quotes included. */
 void json_write_string(FILE *f, const char *s);
 
+struct perfev_session;
+struct perfev_symbolizer;
+/*
+ * Opens the perf.data INPUT ("-": standard input) for reading samples, with
+ * a symbolizer of its own (*sy, to delete after the session); the reader's
+ * warnings become notes unless *quiet.  NULL after printing why.
+ */
+struct perfev_session *cli_session_open(const char *input, bool no_demangle, const bool *quiet,
+					struct perfev_symbolizer **sy);
+
 int cmd_stat(int argc, char **argv);
 int cmd_list(int argc, char **argv);
 int cmd_record(int argc, char **argv);

@@ -624,42 +624,19 @@ out:
 	report_table_free(&t);
 }
 
-static void reader_warn(void *ctx, const char *msg)
-{
-	if (!*(const bool *)ctx)
-		cli_note("warning: %s", msg);
-}
-
 int cmd_report(int argc, char **argv)
 {
 	struct report_opts o = { 0 };
 	struct report_state st = { .o = &o };
-	struct perfev_symbolizer_opts so = { .sz = sizeof(so) };
-	struct perfev_data_reader_opts ro = { .sz = sizeof(ro), .warn = reader_warn };
-	struct perfev_session_opts sopts = { .sz = sizeof(sopts), .reader_opts = &ro };
 	struct perfev_symbolizer *sy = NULL;
 	bool no_demangle = false;
 	int ret = 1, err;
 
 	if (!parse_args(argc, argv, &o, &no_demangle, &ret))
 		return ret;
-	ro.warn_ctx = &o.quiet;
-	so.no_demangle = no_demangle;
-	sy = perfev_symbolizer__new(&so);
-	if (!sy) {
-		cli_error("%s", perfev_last_error());
-		return 1;
-	}
-	sopts.symbolizer = sy;
-	st.s = perfev_session__open(o.input, &sopts);
-	if (!st.s) {
-		if (errno == ENOENT && strcmp(o.input, "-"))
-			cli_error("cannot open '%s': no such file; record one with 'perfev record' or "
-				  "give another with -i", o.input);
-		else
-			cli_error("cannot read '%s': %s", o.input, perfev_last_error());
+	st.s = cli_session_open(o.input, no_demangle, &o.quiet, &sy);
+	if (!st.s)
 		goto out;
-	}
 	st.progress = !o.quiet && isatty(STDERR_FILENO);
 	err = perfev_session__process(st.s, on_sample, &st);
 	if (st.progress)

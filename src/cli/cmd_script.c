@@ -203,12 +203,6 @@ static int on_sample(void *ctx, const struct perfev_session_sample *ss)
 	return 0;
 }
 
-static void reader_warn(void *ctx, const char *msg)
-{
-	if (!*(const bool *)ctx)
-		cli_note("warning: %s", msg);
-}
-
 int cmd_script(int argc, char **argv)
 {
 	enum { OPT_MAXSTACK = 256, OPT_NODEMANGLE };
@@ -223,12 +217,9 @@ int cmd_script(int argc, char **argv)
 		{ 0 },
 	};
 	struct script_state st = { .fields = DEFAULT_FIELDS, .out = stdout };
-	struct perfev_symbolizer_opts so = { .sz = sizeof(so) };
-	struct perfev_data_reader_opts ro = { .sz = sizeof(ro), .warn = reader_warn };
-	struct perfev_session_opts sopts = { .sz = sizeof(sopts), .reader_opts = &ro };
 	struct perfev_symbolizer *sy = NULL;
 	const char *input = "perf.data";
-	bool quiet = false;
+	bool quiet = false, no_demangle = false;
 	int c, ret = 1, err;
 	long n;
 
@@ -249,7 +240,7 @@ int cmd_script(int argc, char **argv)
 			st.max_stack = n;
 			break;
 		case OPT_NODEMANGLE:
-			so.no_demangle = true;
+			no_demangle = true;
 			break;
 		case 'q':
 			quiet = true;
@@ -272,22 +263,9 @@ int cmd_script(int argc, char **argv)
 		cli_error("unexpected argument '%s'; the file is given with -i", argv[optind]);
 		return 1;
 	}
-	ro.warn_ctx = &quiet;
-	sy = perfev_symbolizer__new(&so);
-	if (!sy) {
-		cli_error("%s", perfev_last_error());
-		return 1;
-	}
-	sopts.symbolizer = sy;
-	st.s = perfev_session__open(input, &sopts);
-	if (!st.s) {
-		if (errno == ENOENT && strcmp(input, "-"))
-			cli_error("cannot open '%s': no such file; record one with 'perfev record' or "
-				  "give another with -i", input);
-		else
-			cli_error("cannot read '%s': %s", input, perfev_last_error());
+	st.s = cli_session_open(input, no_demangle, &quiet, &sy);
+	if (!st.s)
 		goto out;
-	}
 	err = perfev_session__process(st.s, on_sample, &st);
 	if (fflush(stdout) || err == -EIO) {
 		if (errno != EPIPE)

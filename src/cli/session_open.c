@@ -1,0 +1,42 @@
+/* SPDX-License-Identifier: MIT */
+/* Opening a perf.data file for the commands that read one (report, script). */
+#include <errno.h>
+#include <string.h>
+
+#include "cli.h"
+#include "perfev/perfev.h"
+
+static void reader_warn(void *ctx, const char *msg)
+{
+	if (!*(const bool *)ctx)
+		cli_note("warning: %s", msg);
+}
+
+struct perfev_session *cli_session_open(const char *input, bool no_demangle, const bool *quiet,
+					struct perfev_symbolizer **sy)
+{
+	struct perfev_symbolizer_opts so = { .sz = sizeof(so), .no_demangle = no_demangle };
+	/* The reader copies its options; quiet, its warnings' ctx, outlives the session. */
+	struct perfev_data_reader_opts ro = { .sz = sizeof(ro), .warn = reader_warn,
+					      .warn_ctx = (void *)quiet };
+	struct perfev_session_opts o = { .sz = sizeof(o), .reader_opts = &ro };
+	struct perfev_session *s;
+
+	*sy = perfev_symbolizer__new(&so);
+	if (!*sy) {
+		cli_error("%s", perfev_last_error());
+		return NULL;
+	}
+	o.symbolizer = *sy;
+	s = perfev_session__open(input, &o);
+	if (!s) {
+		if (errno == ENOENT && strcmp(input, "-"))
+			cli_error("cannot open '%s': no such file; record one with 'perfev record' or "
+				  "give another with -i", input);
+		else
+			cli_error("cannot read '%s': %s", input, perfev_last_error());
+		perfev_symbolizer__delete(*sy);
+		*sy = NULL;
+	}
+	return s;
+}
