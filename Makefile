@@ -26,7 +26,7 @@ SAN_LDFLAGS := -fsanitize=address,undefined
 # The sanitizer runtime comes with the executable, so a sanitized .so has undefined symbols.
 NO_UNDEF :=
 endif
-LIBS     := -lpfm -ldw -lelf -lzstd -liberty -lm
+LIBS     := -lpfm -ldw -lelf -lzstd -liberty -lm -pthread
 LDFLAGS  ?=
 ALL_LDFLAGS := $(SAN_LDFLAGS) $(LDFLAGS)
 
@@ -51,7 +51,7 @@ SHARED   := $(BUILD)/libperfev.so.$(VERSION)
 TOOL     := $(BUILD)/perfev
 MAP      := src/lib/libperfev.map
 
-.PHONY: all lib tool tests helpers symtest bench examples check check-fast check-san demo install \
+.PHONY: all lib tool tests helpers symtest bench examples check check-fast check-san check-tsan demo install \
         uninstall fuzz fuzz-smoke setup clean
 .DEFAULT_GOAL := all
 
@@ -168,8 +168,10 @@ SAN_CC ?= clang
 check: setup
 	$(MAKE) --no-print-directory check-fast
 	$(MAKE) --no-print-directory check-san
+	$(MAKE) --no-print-directory check-tsan
 	$(MAKE) --no-print-directory fuzz-smoke
-	@sh tests/summary.sh $(BUILD)/results.txt $(BUILD)/san/results.txt $(BUILD)/fuzz/results.txt
+	@sh tests/summary.sh $(BUILD)/results.txt $(BUILD)/san/results.txt $(BUILD)/tsan/results.txt \
+	    $(BUILD)/fuzz/results.txt
 
 check-fast: all tests
 	@sh tests/run.sh $(BUILD) $(BUILD)/results.txt
@@ -178,6 +180,12 @@ check-san:
 	$(MAKE) --no-print-directory BUILD=$(BUILD)/san SAN=1 CC=$(SAN_CC) all tests
 	@ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1 \
 	    sh tests/run.sh $(BUILD)/san $(BUILD)/san/results.txt
+
+# The library's own thread (the profile's background inserter) under ThreadSanitizer.
+check-tsan: all helpers
+	$(MAKE) --no-print-directory BUILD=$(BUILD)/tsan CC=$(SAN_CC) CFLAGS="-O1 -g -fsanitize=thread" \
+	    LDFLAGS=-fsanitize=thread $(BUILD)/tsan/perfev $(BUILD)/tsan/tests/test_session
+	@sh tests/tsan.sh $(BUILD) $(BUILD)/tsan $(BUILD)/tsan/results.txt
 
 demo: setup all helpers
 	@sh scripts/demo.sh $(BUILD)

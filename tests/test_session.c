@@ -359,6 +359,105 @@ static void test_profile_tree(void **state)
 	perfev_profile__delete(v.prof);
 }
 
+/*
+ * A background profile builds the very tree an in-place one does: stacks from
+ * a small alphabet (so paths share callers), more of them than the batches
+ * in flight, of depths from 0 to one far past a batch's usual frames.
+ */
+static void test_profile_background_same_tree(void **state)
+{
+	struct perfev_profile_opts bo = { .sz = sizeof(bo), .background = true };
+	struct perfev_profile *fg = perfev_profile__new(NULL), *bg = perfev_profile__new(&bo);
+	static struct perfev_frame fr[3000];
+	uint64_t x = 88172645463325252ull;
+
+	(void)state;
+	assert_non_null(fg);
+	assert_non_null(bg);
+	for (int i = 0; i < 5000; i++) {
+		size_t nr = i == 4000 ? 3000 : (size_t)(i % 41);
+
+		for (size_t j = 0; j < nr; j++) {
+			x ^= x << 13, x ^= x >> 7, x ^= x << 17;
+			fr[j] = (struct perfev_frame){ .ip = 0x1000 + x % 23, .addr = 0x1000 + x % 23,
+						       .kernel = j < 2 && i % 3 == 0 };
+		}
+		assert_int_equal(perfev_profile__add(fg, NULL, fr, nr, 1 + i % 7), 0);
+		assert_int_equal(perfev_profile__add(bg, NULL, fr, nr, 1 + i % 7), 0);
+	}
+	assert_int_equal(perfev_profile__sync(bg), 0);
+	assert_int_equal(perfev_profile__nr_nodes(bg), perfev_profile__nr_nodes(fg));
+	assert_int_equal(perfev_profile__nr_frames(bg), perfev_profile__nr_frames(fg));
+	assert_true(perfev_profile__nr_nodes(fg) > 5000);
+	for (size_t i = 0; i < perfev_profile__nr_nodes(fg); i++)
+		assert_memory_equal(perfev_profile__node(bg, i), perfev_profile__node(fg, i),
+				    sizeof(struct perfev_profile_node));
+	for (size_t i = 0; i < perfev_profile__nr_frames(fg); i++) {
+		const struct perfev_profile_frame *a = perfev_profile__frame(bg, i),
+						  *b = perfev_profile__frame(fg, i);
+
+		assert_int_equal(a->addr, b->addr);
+		assert_int_equal(a->kernel, b->kernel);
+		assert_ptr_equal(a->sym, b->sym);
+	}
+	/* Adding after reading goes on from where it was; reading waits for it. */
+	assert_int_equal(perfev_profile__add(bg, NULL, fr, 5, 1000), 0);
+	assert_int_equal(perfev_profile__node(bg, 0)->total, perfev_profile__node(fg, 0)->total + 1000);
+	perfev_profile__delete(fg);
+	perfev_profile__delete(bg);
+	/* Deleting with stacks still queued. */
+	bg = perfev_profile__new(&bo);
+	assert_non_null(bg);
+	for (int i = 0; i < 2000; i++)
+		assert_int_equal(perfev_profile__add(bg, NULL, fr, 40, 1), 0);
+	perfev_profile__delete(bg);
+}
+
+/*
+ * A thread renamed between two samples: the background inserter sees each
+ * sample under the name it had when it was added, not the one the session
+ * holds by the time the batch is inserted.
+ */
+static void test_profile_background_comm(void **state)
+{
+	struct perfev_profile_opts bo = { .sz = sizeof(bo), .background = true, .merge_pids = true };
+	struct perfev_session_opts so = { .sz = sizeof(so), .no_unwind = true };
+	struct perf_event_attr a = base_attr();
+	struct perfev_session *s;
+	struct buf r[1] = { 0 };
+	struct seen v = { 0 };
+	int named = 0;
+
+	(void)state;
+	v.prof = perfev_profile__new(&bo);
+	assert_non_null(v.prof);
+	comm(&r[0], 9, 9, "before", false, 1);
+	sample(&r[0], 9, 9, 0x1000, 2, 10);
+	sample(&r[0], 9, 9, 0x1000, 3, 20);
+	comm(&r[0], 9, 9, "after", false, 4);
+	sample(&r[0], 9, 9, 0x1000, 5, 40);
+	/* The threads' names are the session's: read them while it is open. */
+	s = perfev_session__open(write_file("rename.data", &a, 1, r, 1), &so);
+	assert_non_null(s);
+	assert_int_equal(perfev_session__process(s, collect, &v), 0);
+	assert_int_equal(perfev_profile__nr_threads(v.prof), 2);
+	for (size_t i = 1; i < perfev_profile__nr_nodes(v.prof); i++) {
+		const struct perfev_profile_node *n = perfev_profile__node(v.prof, i);
+		const char *c;
+
+		if (n->depth != 1)
+			continue;
+		c = perfev_profile__thread(v.prof, n->thread)->comm;
+		if (!strcmp(c, "before"))
+			assert_int_equal(n->total, 30), named |= 1;
+		else if (!strcmp(c, "after"))
+			assert_int_equal(n->total, 40), named |= 2;
+	}
+	assert_int_equal(named, 3);
+	perfev_profile__delete(v.prof);
+	perfev_session__delete(s);
+}
+
 static void test_errors(void **state)
 {
 	struct perfev_session_opts o = { .sz = 2 };
@@ -394,6 +493,8 @@ int main(void)
 		cmocka_unit_test(test_fixed_period_and_unknown_thread),
 		cmocka_unit_test(test_group_read_deltas),
 		cmocka_unit_test(test_profile_tree),
+		cmocka_unit_test(test_profile_background_same_tree),
+		cmocka_unit_test(test_profile_background_comm),
 		cmocka_unit_test(test_errors),
 	};
 

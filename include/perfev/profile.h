@@ -41,9 +41,20 @@ struct perfev_profile_opts {
 	bool merge_threads;
 	/* One thread node per command name (pid and tid not kept, as -1). */
 	bool merge_pids;
+	/*
+	 * Insert stacks on a thread of the profile's own: perfev_profile__add()
+	 * copies the stack and returns, and the caller's next sample is read
+	 * while this one goes into the tree.  Reading the profile (any accessor
+	 * below) first waits for the stacks added so far; the caller keeps the
+	 * frames' DSOs and symbols alive, as always.  Not with srcline or
+	 * inlines, which read the DSOs the caller's thread is using: those
+	 * profiles insert in place.  Adding and reading from several threads at
+	 * once is not supported either way.
+	 */
+	bool background;
 	size_t :0;
 };
-#define perfev_profile_opts__last_field merge_pids
+#define perfev_profile_opts__last_field background
 
 /* A function (or an unresolved address) in the tree. */
 struct perfev_profile_frame {
@@ -57,7 +68,7 @@ struct perfev_profile_frame {
 };
 
 struct perfev_profile_thread {
-	const char *comm;
+	const char *comm; /* the session's string: valid while the session is */
 	int pid, tid;
 };
 
@@ -76,10 +87,16 @@ PERFEV_API void perfev_profile__delete(struct perfev_profile *p);
 
 /*
  * Adds one stack (innermost frame first, as the session gives it) with its
- * weight.  0 or -ENOMEM.
+ * weight.  0 or -ENOMEM (with opts.background, possibly met by an earlier
+ * stack: the profile then stops growing).
  */
 PERFEV_API int perfev_profile__add(struct perfev_profile *p, const struct perfev_thread *t,
 				   const struct perfev_frame *frames, size_t nr, uint64_t weight);
+/*
+ * Waits until every stack added is in the tree (with opts.background; at
+ * once otherwise); 0, or -ENOMEM when one could not be inserted.
+ */
+PERFEV_API int perfev_profile__sync(struct perfev_profile *p);
 
 /* Node 0 is the root; a node's parent always has a smaller index. */
 PERFEV_API size_t perfev_profile__nr_nodes(const struct perfev_profile *p);

@@ -10,52 +10,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "idxhash.h"
 #include "internal.h"
-#include "perfev/profile.h"
+#include "profile_int.h"
 
 #define MAX_INLINES 16
-
-struct perfev_profile {
-	struct perfev_profile_opts opts;
-	struct perfev_profile_node *nodes;
-	size_t nr_nodes, cap_nodes;
-	/* (parent, frame) -> node, the key compared in the slot without touching nodes. */
-	struct child_slot {
-		uint64_t key;
-		uint32_t node1; /* node + 1; 0: empty */
-	} *children;
-	size_t cap_children, nr_children;
-	struct perfev_profile_frame *frames;
-	size_t nr_frames, cap_frames;
-	struct idxhash frame_hash;
-	struct perfev_profile_thread *threads;
-	size_t nr_threads, cap_threads;
-	struct idxhash thread_hash;
-	/* One stack's frame indices, outermost first. */
-	uint32_t *path;
-	size_t cap_path;
-	uint64_t *keys; /* the path hash of each level */
-	size_t cap_keys;
-	/*
-	 * Each thread's previous stack, path and nodes: a thread's consecutive
-	 * samples mostly share their outer callers, whose nodes are then found
-	 * without a lookup.
-	 */
-	struct prev_stack {
-		uint32_t *path, *nodes;
-		size_t nr, cap;
-	} *prev;
-	size_t cap_prev;
-	/* Recently interned frames by their identity (direct-mapped): no hashing of names. */
-	struct fcache_ent {
-		struct perfev_dso *dso;
-		const struct perfev_symbol *sym;
-		uint64_t addr;
-		uint32_t idx1; /* frame + 1; 0: empty */
-		bool kernel;
-	} fcache[4096];
-};
 
 struct perfev_profile *perfev_profile__new(const struct perfev_profile_opts *opts)
 {
@@ -78,6 +36,9 @@ struct perfev_profile *perfev_profile__new(const struct perfev_profile_opts *opt
 						    .first_child = PERFEV_PROFILE_NONE,
 						    .next_sibling = PERFEV_PROFILE_NONE };
 	p->nr_nodes = 1;
+	/* Inlines and source lines are read from the DSOs, which the caller's thread uses too. */
+	if (p->opts.background && !p->opts.inlines && !p->opts.srcline)
+		profile_bg_start(p);
 	return p;
 }
 
@@ -85,6 +46,7 @@ void perfev_profile__delete(struct perfev_profile *p)
 {
 	if (!p)
 		return;
+	profile_bg_stop(p->bg);
 	free(p->nodes);
 	free(p->frames);
 	free(p->threads);
@@ -154,28 +116,18 @@ static bool thread_eq(const void *ctx, uint32_t idx)
 	return a->comm == k->t->comm && a->pid == k->t->pid && a->tid == k->t->tid;
 }
 
-static int64_t intern_thread(struct perfev_profile *p, const struct perfev_thread *t)
+static int64_t intern_thread(struct perfev_profile *p, const struct perfev_profile_thread *pt)
 {
-	struct perfev_profile_thread pt = { "", -1, -1 };
-	struct thread_key k = { p, &pt };
-	uint64_t h;
-	int64_t i;
+	struct thread_key k = { p, pt };
+	uint64_t h = hash_mix((uintptr_t)pt->comm, ((uint64_t)(uint32_t)pt->pid << 32) | (uint32_t)pt->tid);
+	int64_t i = idxhash_find(&p->thread_hash, h, thread_eq, &k);
 
-	if (t && !p->opts.merge_threads) {
-		pt.comm = perfev_thread__comm(t);
-		if (!p->opts.merge_pids) {
-			pt.pid = perfev_thread__pid(t);
-			pt.tid = perfev_thread__tid(t);
-		}
-	}
-	h = hash_mix((uintptr_t)pt.comm, ((uint64_t)(uint32_t)pt.pid << 32) | (uint32_t)pt.tid);
-	i = idxhash_find(&p->thread_hash, h, thread_eq, &k);
 	if (i >= 0)
 		return i;
 	if (!array_grow((void **)&p->threads, &p->cap_threads, p->nr_threads + 1, sizeof(*p->threads)) ||
 	    idxhash_insert(&p->thread_hash, h, p->nr_threads) < 0)
 		return -1;
-	p->threads[p->nr_threads] = pt;
+	p->threads[p->nr_threads] = *pt;
 	return p->nr_threads++;
 }
 
@@ -313,7 +265,25 @@ static bool add_frame(struct perfev_profile *p, size_t *n, const struct perfev_f
 int perfev_profile__add(struct perfev_profile *p, const struct perfev_thread *t,
 			const struct perfev_frame *frames, size_t nr, uint64_t weight)
 {
-	int64_t th = intern_thread(p, t), node;
+	/* The thread as the tree keeps it, taken now: the session may rename it later. */
+	struct perfev_profile_thread pt = { "", -1, -1 };
+
+	if (t && !p->opts.merge_threads) {
+		pt.comm = perfev_thread__comm(t);
+		if (!p->opts.merge_pids) {
+			pt.pid = perfev_thread__pid(t);
+			pt.tid = perfev_thread__tid(t);
+		}
+	}
+	if (p->bg)
+		return profile_bg_add(p, &pt, frames, nr, weight);
+	return profile_insert(p, &pt, frames, nr, weight);
+}
+
+int profile_insert(struct perfev_profile *p, const struct perfev_profile_thread *pt,
+		   const struct perfev_frame *frames, size_t nr, uint64_t weight)
+{
+	int64_t th = intern_thread(p, pt), node;
 	size_t n = 0;
 
 	if (th < 0)
@@ -395,34 +365,52 @@ int perfev_profile__add(struct perfev_profile *p, const struct perfev_thread *t,
 	return 0;
 }
 
+int perfev_profile__sync(struct perfev_profile *p)
+{
+	return p->bg ? profile_bg_sync(p->bg) : 0;
+}
+
+/* Reading waits for the stacks still being inserted (the tree is the inserting thread's until then). */
+static void settle(const struct perfev_profile *p)
+{
+	if (p->bg && profile_bg_pending(p->bg))
+		profile_bg_sync(p->bg);
+}
+
 size_t perfev_profile__nr_nodes(const struct perfev_profile *p)
 {
+	settle(p);
 	return p->nr_nodes;
 }
 
 const struct perfev_profile_node *perfev_profile__node(const struct perfev_profile *p, size_t i)
 {
+	settle(p);
 	return i < p->nr_nodes ? &p->nodes[i] : NULL;
 }
 
 size_t perfev_profile__nr_frames(const struct perfev_profile *p)
 {
+	settle(p);
 	return p->nr_frames;
 }
 
 const struct perfev_profile_frame *perfev_profile__frame(const struct perfev_profile *p, size_t i)
 {
+	settle(p);
 	return i < p->nr_frames ? &p->frames[i] : NULL;
 }
 
 size_t perfev_profile__nr_threads(const struct perfev_profile *p)
 {
+	settle(p);
 	return p->nr_threads;
 }
 
 const struct perfev_profile_thread *perfev_profile__thread(const struct perfev_profile *p,
 							   size_t i)
 {
+	settle(p);
 	return i < p->nr_threads ? &p->threads[i] : NULL;
 }
 

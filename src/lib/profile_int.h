@@ -1,0 +1,71 @@
+/* SPDX-License-Identifier: MIT */
+/* The profile's insides, shared by its tree (profile.c) and its background inserter (profile_bg.c). */
+#ifndef PERFEV_PROFILE_INT_H
+#define PERFEV_PROFILE_INT_H
+
+#include "idxhash.h"
+#include "perfev/profile.h"
+
+struct profile_bg;
+
+struct perfev_profile {
+	struct perfev_profile_opts opts;
+	struct perfev_profile_node *nodes;
+	size_t nr_nodes, cap_nodes;
+	/* (parent, frame) -> node, the key compared in the slot without touching nodes. */
+	struct child_slot {
+		uint64_t key;
+		uint32_t node1; /* node + 1; 0: empty */
+	} *children;
+	size_t cap_children, nr_children;
+	struct perfev_profile_frame *frames;
+	size_t nr_frames, cap_frames;
+	struct idxhash frame_hash;
+	struct perfev_profile_thread *threads;
+	size_t nr_threads, cap_threads;
+	struct idxhash thread_hash;
+	/* One stack's frame indices, outermost first. */
+	uint32_t *path;
+	size_t cap_path;
+	uint64_t *keys; /* the path hash of each level */
+	size_t cap_keys;
+	/*
+	 * Each thread's previous stack, path and nodes: a thread's consecutive
+	 * samples mostly share their outer callers, whose nodes are then found
+	 * without a lookup.
+	 */
+	struct prev_stack {
+		uint32_t *path, *nodes;
+		size_t nr, cap;
+	} *prev;
+	size_t cap_prev;
+	/* Recently interned frames by their identity (direct-mapped): no hashing of names. */
+	struct fcache_ent {
+		struct perfev_dso *dso;
+		const struct perfev_symbol *sym;
+		uint64_t addr;
+		uint32_t idx1; /* frame + 1; 0: empty */
+		bool kernel;
+	} fcache[4096];
+	/* With opts.background: the thread that inserts stacks, else NULL. */
+	struct profile_bg *bg;
+};
+
+
+/* Inserts one stack now, on the calling thread; 0 or -errno with the error set. */
+int profile_insert(struct perfev_profile *p, const struct perfev_profile_thread *th,
+		   const struct perfev_frame *frames, size_t nr, uint64_t weight);
+
+/* Starts the inserting thread; false when it cannot (then stacks are inserted in place). */
+bool profile_bg_start(struct perfev_profile *p);
+/* Queues one stack, copied; 0, or the error an earlier stack met (-errno, error set). */
+int profile_bg_add(struct perfev_profile *p, const struct perfev_profile_thread *th,
+		   const struct perfev_frame *frames, size_t nr, uint64_t weight);
+/* Waits until every queued stack is in the tree; 0 or the first error. */
+int profile_bg_sync(struct profile_bg *bg);
+/* True when stacks were queued since the last sync (read by the adding thread only). */
+bool profile_bg_pending(const struct profile_bg *bg);
+/* Stops and frees the inserting thread (queued stacks are dropped). */
+void profile_bg_stop(struct profile_bg *bg);
+
+#endif

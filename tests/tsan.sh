@@ -1,0 +1,46 @@
+#!/bin/sh
+# The library's threads under ThreadSanitizer: the profile's background
+# inserter through the session tests, and perfev report of a real call-graph
+# recording, whose output must equal the plain build's.  Prints one line per
+# check and writes "passed failed skipped" to RESULTS.
+set -u
+BUILD=${1:-build}
+TSAN=${2:-$BUILD/tsan}
+RESULTS=${3:-$TSAN/results.txt}
+export TSAN_OPTIONS="halt_on_error=1 exitcode=66"
+pass=0 fail=0
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+
+check() { # name status log
+	if [ "$2" = 0 ]; then
+		pass=$((pass + 1))
+		printf '%-34s ok\n' "tsan $1"
+	else
+		fail=$((fail + 1))
+		printf '%-34s FAIL  (status %s; log: %s)\n' "tsan $1" "$2" "$3"
+		grep -E 'WARNING: ThreadSanitizer|FAILED|ERROR' "$3" | head -n 10 | sed 's/^/    | /'
+	fi
+}
+
+"$TSAN/tests/test_session" >"$TSAN/test_session.log" 2>&1
+check test_session $? "$TSAN/test_session.log"
+
+# About 4,000 samples with call graphs: many batches of the inserter.
+"$BUILD/perfev" record -q -F 2000 -g -o "$tmp/hot.data" -- "$BUILD/tests/helpers/hot" 200 >/dev/null 2>&1
+"$BUILD/perfev" report -q --stdio -i "$tmp/hot.data" >"$tmp/plain.txt" 2>&1
+"$TSAN/perfev" report -q --stdio -i "$tmp/hot.data" >"$tmp/tsan.txt" 2>"$TSAN/report.log"
+st=$?
+if [ "$st" = 0 ] && ! cmp -s "$tmp/plain.txt" "$tmp/tsan.txt"; then
+	echo "the report differs from the plain build's" >>"$TSAN/report.log"
+	diff "$tmp/plain.txt" "$tmp/tsan.txt" | head -n 20 >>"$TSAN/report.log"
+	st=1
+fi
+if [ "$st" = 0 ] && ! grep -q 'hot_a' "$tmp/tsan.txt"; then
+	echo "hot_a is missing from the report" >>"$TSAN/report.log"
+	st=1
+fi
+check "perfev report" $st "$TSAN/report.log"
+echo "$pass passed, $fail failed, 0 skipped"
+echo "$pass $fail 0" >"$RESULTS"
+[ "$fail" = 0 ]
