@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "cli.h"
@@ -43,8 +44,6 @@ static const char report_usage[] =
 	"    -h, --help                show this help\n";
 
 static const char *const key_names[NR_KEYS] = { "comm", "pid", "tid", "dso", "sym", "srcline" };
-static const char *const key_titles[NR_KEYS] = { "Command", "Pid:Command", "Tid:Command",
-						 "Shared Object", "Symbol", "Source:Line" };
 
 static int parse_key(const char *s)
 {
@@ -258,6 +257,7 @@ static bool parse_args(int argc, char **argv, struct report_opts *o, bool *no_de
 			o->quiet = true;
 			break;
 		case 'v':
+			o->verbose = true;
 			perfev_set_print(cli_vprint);
 			break;
 		case 'h':
@@ -366,6 +366,15 @@ static void show_progress(struct report_state *st, bool done)
 			total / 1e6);
 }
 
+/* Seconds on the monotonic clock, for -v's account of where the time went. */
+static double now_s(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
 static int on_sample(void *ctx, const struct perfev_session_sample *ss)
 {
 	struct report_state *st = ctx;
@@ -404,7 +413,8 @@ static int on_sample(void *ctx, const struct perfev_session_sample *ss)
 		st->nr_profiles = n;
 	}
 	if (!st->profiles[ss->evsel]) {
-		struct perfev_profile_opts po = { .sz = sizeof(po), .inlines = o->inlines };
+		struct perfev_profile_opts po = { .sz = sizeof(po), .inlines = o->inlines,
+						  .background = true };
 
 		bool need[NR_KEYS] = { false };
 
@@ -431,49 +441,6 @@ static int on_sample(void *ctx, const struct perfev_session_sample *ss)
 		       : 0;
 }
 
-/* A shown entry with its key texts, made once: sorting and printing only compare and copy. */
-struct row {
-	const struct report_entry *e;
-	uint64_t v;
-	char *text[NR_KEYS];
-};
-
-static enum report_key cmp_keys[NR_KEYS];
-static int cmp_nr_keys;
-
-static int row_cmp(const void *a, const void *b)
-{
-	const struct row *x = a, *y = b;
-
-	if (x->v != y->v)
-		return x->v > y->v ? -1 : 1;
-	if (x->e->self != y->e->self)
-		return x->e->self > y->e->self ? -1 : 1;
-	for (int i = 0; i < cmp_nr_keys; i++) {
-		int r = strcmp(x->text[cmp_keys[i]], y->text[cmp_keys[i]]);
-
-		if (r)
-			return r;
-	}
-	return 0;
-}
-
-static const char *col_title(int col, bool children)
-{
-	switch (col) {
-	case COL_OVERHEAD:
-		return children ? "Self" : "Overhead";
-	case COL_CHILDREN:
-		return "Children";
-	case COL_SAMPLE:
-		return "Samples";
-	case COL_PERIOD:
-		return "Period";
-	default:
-		return col >= COL_KEY_BASE && col < COL_KEY_BASE + NR_KEYS ? key_titles[col - COL_KEY_BASE] : "";
-	}
-}
-
 static void print_header(struct report_state *st, size_t evsel, uint64_t samples, uint64_t period,
 			 uint64_t lost)
 {
@@ -486,142 +453,22 @@ static void print_header(struct report_state *st, size_t evsel, uint64_t samples
 
 static void print_table(struct report_state *st, size_t evsel)
 {
-	const struct report_opts *o = st->o;
 	struct perfev_profile *p = st->profiles[evsel];
 	const struct perfev_profile_node *root = perfev_profile__node(p, 0);
-	uint64_t total = root->total, samples, period, lost;
-	struct report_table t;
-	struct row *rows;
-	bool need[NR_KEYS] = { false };
-	size_t nshow = 0, width[NR_KEYS + 4] = { 0 };
-	int cols[NR_KEYS + 4], nc = 0;
-	char buf[2048];
+	struct report_print_stats ps = { 0 };
+	uint64_t samples, period, lost;
 
 	perfev_session__evsel_stats(st->s, evsel, &samples, &period, &lost);
-	print_header(st, evsel, root->total_samples, total, lost);
-	if (report_table_build(p, o, &t) < 0) {
+	print_header(st, evsel, root->total_samples, root->total, lost);
+	if (!report_table_print(stdout, p, st->o, &ps)) {
 		cli_error("out of memory building the table of '%s'",
 			  perfev_data_reader__evsel_name(perfev_session__reader(st->s), evsel));
 		return;
 	}
-	if (o->nr_cols) {
-		memcpy(cols, o->cols, o->nr_cols * sizeof(int));
-		nc = o->nr_cols;
-	} else {
-		if (o->children)
-			cols[nc++] = COL_CHILDREN;
-		cols[nc++] = COL_OVERHEAD;
-		for (int i = 0; i < o->nr_keys; i++)
-			cols[nc++] = COL_KEY_BASE + o->keys[i];
-	}
-	for (int i = 0; i < o->nr_keys; i++)
-		need[o->keys[i]] = true;
-	for (int c = 0; c < nc; c++)
-		if (cols[c] < NR_KEYS)
-			need[cols[c]] = true;
-	rows = calloc(t.nr ? t.nr : 1, sizeof(*rows));
-	if (!rows) {
-		report_table_free(&t);
-		cli_error("out of memory building the table");
-		return;
-	}
-	for (size_t i = 0; i < t.nr; i++) {
-		uint64_t v = o->children ? t.e[i].children : t.e[i].self;
-		struct row *r = &rows[nshow];
-
-		if (!v || (total && 100.0 * v / total < o->percent_limit))
-			continue;
-		r->e = &t.e[i];
-		r->v = v;
-		nshow++;
-		for (int k = 0; k < NR_KEYS; k++) {
-			if (!need[k])
-				continue;
-			r->text[k] = strdup(report_key_text(p, r->e, k, buf, sizeof(buf)));
-			if (!r->text[k]) {
-				cli_error("out of memory building the table");
-				goto out;
-			}
-		}
-	}
-	memcpy(cmp_keys, o->keys, sizeof(cmp_keys));
-	cmp_nr_keys = o->nr_keys;
-	qsort(rows, nshow, sizeof(*rows), row_cmp);
-	for (int c = 0; c < nc; c++) {
-		width[c] = strlen(col_title(cols[c], o->children));
-		if (cols[c] >= NR_KEYS && width[c] < 8)
-			width[c] = 8;
-		if (cols[c] == COL_PERIOD || cols[c] == COL_SAMPLE)
-			width[c] = width[c] < 12 ? 12 : width[c];
-		if (cols[c] < NR_KEYS)
-			for (size_t i = 0; i < nshow; i++) {
-				size_t w = strlen(rows[i].text[cols[c]]);
-
-				if (w > width[c])
-					width[c] = w;
-			}
-	}
-	/* The last column is not padded: its rule need not run as long as its longest name. */
-	if (cols[nc - 1] < NR_KEYS && width[nc - 1] > 60)
-		width[nc - 1] = 60;
-	/*
-	 * perf's layout: "# " or two spaces, then the columns two spaces apart,
-	 * values right-aligned, keys left-aligned, the last one unpadded.
-	 */
-	for (int c = 0; c < nc; c++) {
-		printf("%s", c ? "  " : "# ");
-		if (cols[c] >= NR_KEYS)
-			printf("%*s", (int)width[c], col_title(cols[c], o->children));
-		else if (c == nc - 1)
-			printf("%s", col_title(cols[c], o->children));
-		else
-			printf("%-*s", (int)width[c], col_title(cols[c], o->children));
-	}
-	printf("\n");
-	for (int c = 0; c < nc; c++) {
-		printf("%s", c ? "  " : "# ");
-		for (size_t k = 0; k < width[c]; k++)
-			putchar('.');
-	}
-	printf("\n#\n");
-	for (size_t i = 0; i < nshow; i++) {
-		const struct report_entry *e = rows[i].e;
-
-		for (int c = 0; c < nc; c++) {
-			int w = (int)width[c];
-
-			printf("  ");
-			switch (cols[c]) {
-			case COL_OVERHEAD:
-				printf("%*.2f%%", w - 1, total ? 100.0 * e->self / total : 0);
-				break;
-			case COL_CHILDREN:
-				printf("%*.2f%%", w - 1, total ? 100.0 * e->children / total : 0);
-				break;
-			case COL_SAMPLE:
-				printf("%*" PRIu64, w, e->samples);
-				break;
-			case COL_PERIOD:
-				printf("%*" PRIu64, w, e->self);
-				break;
-			default:
-				if (c == nc - 1)
-					fputs(rows[i].text[cols[c]], stdout);
-				else
-					printf("%-*s", w, rows[i].text[cols[c]]);
-			}
-		}
-		printf("\n");
-		if (o->graph != GRAPH_NONE)
-			report_graph_print(stdout, p, &t, e - t.e, o, total);
-	}
-	printf("\n");
-out:
-	for (size_t i = 0; i < nshow; i++)
-		for (int k = 0; k < NR_KEYS; k++)
-			free(rows[i].text[k]);
-	free(rows);
-	report_table_free(&t);
+	if (st->o->verbose)
+		cli_note("%zu nodes, %zu frames, %zu entries (%zu shown): table built and sorted in "
+			 "%.3f s, written in %.3f s", perfev_profile__nr_nodes(p),
+			 perfev_profile__nr_frames(p), ps.nr_entries, ps.nr_shown, ps.sort_s, ps.print_s);
 }
 
 int cmd_report(int argc, char **argv)
@@ -638,9 +485,14 @@ int cmd_report(int argc, char **argv)
 	if (!st.s)
 		goto out;
 	st.progress = !o.quiet && isatty(STDERR_FILENO);
+	double t0 = now_s();
+
 	err = perfev_session__process(st.s, on_sample, &st);
 	if (st.progress)
 		show_progress(&st, true);
+	for (size_t i = 0; i < st.nr_profiles && err >= 0; i++)
+		if (st.profiles[i])
+			err = perfev_profile__sync(st.profiles[i]);
 	if (err == -ENOMEM) {
 		cli_error("out of memory reading '%s'", o.input);
 		goto out;
@@ -650,6 +502,9 @@ int cmd_report(int argc, char **argv)
 			  o.input, perfev_last_error());
 	const struct perfev_session_stats *ss = perfev_session__stats(st.s);
 
+	if (o.verbose)
+		cli_note("%" PRIu64 " samples read and added to the call trees in %.3f s",
+			 ss->nr_samples, now_s() - t0);
 	if (!ss->nr_samples) {
 		cli_error("'%s' holds no samples", o.input);
 		goto out;

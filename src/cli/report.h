@@ -47,6 +47,7 @@ struct report_opts {
 	const char *comms, *pids, *tids, *dsos;
 	bool inlines;
 	bool quiet;
+	bool verbose; /* -v: also the time each phase took */
 	bool stats_only;
 	unsigned max_stack;
 };
@@ -70,9 +71,18 @@ struct report_table {
 int report_table_build(const struct perfev_profile *p, const struct report_opts *o,
 		       struct report_table *t);
 void report_table_free(struct report_table *t);
-/* The text of key k for entry e into buf. */
-const char *report_key_text(const struct perfev_profile *p, const struct report_entry *e,
-			    enum report_key k, char *buf, size_t size);
+
+/* What printing a table took, for -v. */
+struct report_print_stats {
+	size_t nr_entries, nr_shown;
+	double sort_s, print_s; /* building and sorting the table; writing it */
+};
+/*
+ * Writes profile p's table (and the call graph of each row) to f; false when
+ * out of memory.
+ */
+bool report_table_print(FILE *f, const struct perfev_profile *p, const struct report_opts *o,
+			struct report_print_stats *ps);
 
 /* Prints the call graph of entry idx below its row. */
 void report_graph_print(FILE *f, const struct perfev_profile *p, const struct report_table *t,
