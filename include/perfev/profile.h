@@ -42,14 +42,13 @@ struct perfev_profile_opts {
 	/* One thread node per command name (pid and tid not kept, as -1). */
 	bool merge_pids;
 	/*
-	 * Insert stacks on a thread of the profile's own: perfev_profile__add()
-	 * copies the stack and returns, and the caller's next sample is read
-	 * while this one goes into the tree.  Reading the profile (any accessor
-	 * below) first waits for the stacks added so far; the caller keeps the
-	 * frames' DSOs and symbols alive, as always.  Not with srcline or
-	 * inlines, which read the DSOs the caller's thread is using: those
-	 * profiles insert in place.  Adding and reading from several threads at
-	 * once is not supported either way.
+	 * Build the tree on a thread of the profile's own: perfev_profile__add()
+	 * interns the stack's frames (on the caller's thread, which owns the
+	 * DSOs they may read), queues their indices and returns, and the
+	 * caller's next sample is read while this one goes into the tree.
+	 * Reading the profile (any accessor below) first waits for the stacks
+	 * added so far.  Adding and reading from several threads at once is not
+	 * supported either way.
 	 */
 	bool background;
 	size_t :0;

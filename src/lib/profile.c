@@ -36,8 +36,7 @@ struct perfev_profile *perfev_profile__new(const struct perfev_profile_opts *opt
 						    .first_child = PERFEV_PROFILE_NONE,
 						    .next_sibling = PERFEV_PROFILE_NONE };
 	p->nr_nodes = 1;
-	/* Inlines and source lines are read from the DSOs, which the caller's thread uses too. */
-	if (p->opts.background && !p->opts.inlines && !p->opts.srcline)
+	if (p->opts.background)
 		profile_bg_start(p);
 	return p;
 }
@@ -265,8 +264,9 @@ static bool add_frame(struct perfev_profile *p, size_t *n, const struct perfev_f
 int perfev_profile__add(struct perfev_profile *p, const struct perfev_thread *t,
 			const struct perfev_frame *frames, size_t nr, uint64_t weight)
 {
-	/* The thread as the tree keeps it, taken now: the session may rename it later. */
 	struct perfev_profile_thread pt = { "", -1, -1 };
+	int64_t th;
+	size_t n = 0;
 
 	if (t && !p->opts.merge_threads) {
 		pt.comm = perfev_thread__comm(t);
@@ -275,22 +275,26 @@ int perfev_profile__add(struct perfev_profile *p, const struct perfev_thread *t,
 			pt.tid = perfev_thread__tid(t);
 		}
 	}
-	if (p->bg)
-		return profile_bg_add(p, &pt, frames, nr, weight);
-	return profile_insert(p, &pt, frames, nr, weight);
-}
-
-int profile_insert(struct perfev_profile *p, const struct perfev_profile_thread *pt,
-		   const struct perfev_frame *frames, size_t nr, uint64_t weight)
-{
-	int64_t th = intern_thread(p, pt), node;
-	size_t n = 0;
-
+	/*
+	 * Threads and frames are interned here, on the caller's thread (which
+	 * owns the DSOs they may read); only the tree of frame indices is
+	 * built in the background.
+	 */
+	th = intern_thread(p, &pt);
 	if (th < 0)
 		return set_error(ENOMEM, "profile: out of memory");
 	for (size_t i = nr; i-- > 0;)
 		if (!add_frame(p, &n, &frames[i]))
 			return set_error(ENOMEM, "profile: out of memory");
+	if (p->bg)
+		return profile_bg_add(p, th, p->path, n, weight);
+	return profile_insert(p, th, p->path, n, weight);
+}
+
+int profile_insert(struct perfev_profile *p, uint32_t th, const uint32_t *path, size_t n,
+		   uint64_t weight)
+{
+	int64_t node;
 	uint64_t key = thread_key(th);
 
 	node = child(p, 0, PERFEV_PROFILE_NONE, th, key);
@@ -314,7 +318,7 @@ int profile_insert(struct perfev_profile *p, const struct perfev_profile_thread 
 		p->cap_prev = cap;
 	}
 	ps = &p->prev[th];
-	while (same < n && same < ps->nr && p->path[same] == ps->path[same])
+	while (same < n && same < ps->nr && path[same] == ps->path[same])
 		same++;
 	if (n > ps->cap) {
 		size_t cap = n * 2;
@@ -333,7 +337,7 @@ int profile_insert(struct perfev_profile *p, const struct perfev_profile_thread 
 	if (same < n && (p->nr_children + n) * 2 > p->cap_children && !children_grow(p))
 		return set_error(ENOMEM, "profile: out of memory");
 	for (size_t i = 0; i < n; i++) {
-		key = hash_mix(key, p->path[i]);
+		key = hash_mix(key, path[i]);
 		p->keys[i] = key;
 		if (i >= same && p->cap_children)
 			__builtin_prefetch(&p->children[child_slot(key, p->cap_children)]);
@@ -349,14 +353,14 @@ int profile_insert(struct perfev_profile *p, const struct perfev_profile_thread 
 		if (i < same)
 			node = ps->nodes[i];
 		else
-			node = child(p, node, p->path[i], th, p->keys[i]);
+			node = child(p, node, path[i], th, p->keys[i]);
 		if (node < 0) {
 			ps->nr = 0;
 			return set_error(ENOMEM, "profile: out of memory");
 		}
 		p->nodes[node].total += weight;
 		p->nodes[node].total_samples++;
-		ps->path[i] = p->path[i];
+		ps->path[i] = path[i];
 		ps->nodes[i] = node;
 	}
 	ps->nr = n;

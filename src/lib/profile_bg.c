@@ -1,9 +1,10 @@
 // SPDX-License-Identifier: MIT
 /*
- * The profile's background inserter: perfev_profile__add() copies each stack
- * into a batch and a thread of the profile's own puts the batches into the
- * tree, so that building the tree overlaps with what the caller does between
- * samples (reading, ordering and symbolizing the next ones).  One producer,
+ * The profile's background inserter: perfev_profile__add() interns the
+ * stack's frames and copies their indices into a batch, and a thread of the
+ * profile's own puts the batches into the tree, so that building the tree
+ * overlaps with what the caller does between samples (reading, ordering and
+ * symbolizing the next ones).  One producer,
  * one consumer, a ring of batches handed over under a mutex: a batch holds a
  * few hundred stacks, so the hand-over costs nothing next to the work.
  */
@@ -21,16 +22,17 @@
 #define BG_STACKS 256
 
 struct bg_stack {
-	struct perfev_profile_thread th;
 	uint64_t weight;
-	size_t first, nr; /* frames[first .. first + nr) of the batch */
+	uint32_t th;
+	uint32_t n;	 /* frames */
+	size_t first; /* path[first .. first + n) of the batch */
 };
 
 struct bg_batch {
 	struct bg_stack stacks[BG_STACKS];
 	size_t nr;
-	struct perfev_frame *frames;
-	size_t nr_frames, cap_frames;
+	uint32_t *path; /* the stacks' frame indices */
+	size_t nr_path, cap_path;
 };
 
 struct profile_bg {
@@ -66,10 +68,10 @@ static void *worker(void *arg)
 		for (size_t i = 0; i < b->nr && !err; i++) {
 			const struct bg_stack *s = &b->stacks[i];
 
-			err = profile_insert(bg->p, &s->th, b->frames + s->first, s->nr, s->weight);
+			err = profile_insert(bg->p, s->th, b->path + s->first, s->n, s->weight);
 		}
 		b->nr = 0;
-		b->nr_frames = 0;
+		b->nr_path = 0;
 		pthread_mutex_lock(&bg->mu);
 		if (err && !bg->err) {
 			bg->err = err;
@@ -138,19 +140,20 @@ static int bg_error(struct profile_bg *bg, int err)
 	return set_error(-err, "%s", bg->msg);
 }
 
-int profile_bg_add(struct perfev_profile *p, const struct perfev_profile_thread *th,
-		   const struct perfev_frame *frames, size_t nr, uint64_t weight)
+int profile_bg_add(struct perfev_profile *p, uint32_t th, const uint32_t *path, size_t n,
+		   uint64_t weight)
 {
 	struct profile_bg *bg = p->bg;
 	struct bg_batch *b = &bg->batches[bg->fill];
 	int err;
 
-	if (!array_grow((void **)&b->frames, &b->cap_frames, b->nr_frames + nr, sizeof(*b->frames)))
+	if (n > UINT32_MAX ||
+	    !array_grow((void **)&b->path, &b->cap_path, b->nr_path + n, sizeof(*b->path)))
 		return set_error(ENOMEM, "profile: out of memory");
-	if (nr)
-		memcpy(b->frames + b->nr_frames, frames, nr * sizeof(*frames));
-	b->stacks[b->nr++] = (struct bg_stack){ *th, weight, b->nr_frames, nr };
-	b->nr_frames += nr;
+	if (n)
+		memcpy(b->path + b->nr_path, path, n * sizeof(*path));
+	b->stacks[b->nr++] = (struct bg_stack){ weight, th, (uint32_t)n, b->nr_path };
+	b->nr_path += n;
 	bg->pending = true;
 	if (b->nr < BG_STACKS)
 		return 0;
@@ -188,7 +191,7 @@ void profile_bg_stop(struct profile_bg *bg)
 	pthread_mutex_unlock(&bg->mu);
 	pthread_join(bg->thread, NULL);
 	for (size_t i = 0; i < BG_BATCHES; i++)
-		free(bg->batches[i].frames);
+		free(bg->batches[i].path);
 	pthread_cond_destroy(&bg->work);
 	pthread_cond_destroy(&bg->done);
 	pthread_mutex_destroy(&bg->mu);

@@ -52,15 +52,18 @@ struct perfev_profile {
 };
 
 
-/* Inserts one stack now, on the calling thread; 0 or -errno with the error set. */
-int profile_insert(struct perfev_profile *p, const struct perfev_profile_thread *th,
-		   const struct perfev_frame *frames, size_t nr, uint64_t weight);
+/*
+ * Inserts one stack of thread th, as frame indices outermost first, now, on
+ * the calling thread; 0 or -errno with the error set.
+ */
+int profile_insert(struct perfev_profile *p, uint32_t th, const uint32_t *path, size_t n,
+		   uint64_t weight);
 
 /* Starts the inserting thread; false when it cannot (then stacks are inserted in place). */
 bool profile_bg_start(struct perfev_profile *p);
-/* Queues one stack, copied; 0, or the error an earlier stack met (-errno, error set). */
-int profile_bg_add(struct perfev_profile *p, const struct perfev_profile_thread *th,
-		   const struct perfev_frame *frames, size_t nr, uint64_t weight);
+/* Queues one stack for profile_insert(), copied; 0, or the error an earlier stack met (-errno, error set). */
+int profile_bg_add(struct perfev_profile *p, uint32_t th, const uint32_t *path, size_t n,
+		   uint64_t weight);
 /* Waits until every queued stack is in the tree; 0 or the first error. */
 int profile_bg_sync(struct profile_bg *bg);
 /* True when stacks were queued since the last sync (read by the adding thread only). */
