@@ -89,6 +89,11 @@ $(TOOL): $(CLI_OBJS) $(STATIC)
 $(BUILD)/tests/test_%: $(BUILD)/tests/test_%.o $(STATIC)
 	$(CC) $(ALL_LDFLAGS) -o $@ $< $(STATIC) $(LIBS) -lcmocka -lpthread
 
+# A unit test of the tool's own code links the object it tests.
+$(BUILD)/tests/test_report_sort: $(BUILD)/tests/test_report_sort.o $(BUILD)/src/cli/report_sort.o \
+                                 $(STATIC)
+	$(CC) $(ALL_LDFLAGS) -o $@ $(filter %.o,$^) $(STATIC) $(LIBS) -lcmocka -lpthread
+
 # Workloads the tests run: plain programs, no library.  Frame pointers in every
 # function, leaves included, so frame-pointer call graphs are complete.
 HELPER_OPT := -O1

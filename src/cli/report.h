@@ -72,6 +72,19 @@ int report_table_build(const struct perfev_profile *p, const struct report_opts 
 		       struct report_table *t);
 void report_table_free(struct report_table *t);
 
+/* A shown entry with its key texts, made once: sorting and printing only compare and copy. */
+struct report_row {
+	uint64_t v, self; /* the weight shown (children or self), and self */
+	const struct report_entry *e;
+	const char *text[NR_KEYS]; /* the keys shown or sorted by; others NULL */
+};
+/*
+ * order[0..n): the rows heaviest first (v, then self), then by the keys'
+ * texts in the order given; false when out of memory.
+ */
+bool report_sort_rows(const struct report_row *rows, size_t n, const enum report_key *keys,
+		      int nr_keys, uint32_t *order);
+
 /* What printing a table took, for -v. */
 struct report_print_stats {
 	size_t nr_entries, nr_shown;

@@ -110,42 +110,64 @@ static bool entry_eq(const void *ctx, uint32_t idx)
 }
 
 #define PAIR_CACHE 65536
+/* Up to this many (thread, frame) cells, each pair's entry is kept in a table of its own. */
+#define PAIR_TABLE_MAX (4u << 20)
 
 int report_table_build(const struct perfev_profile *p, const struct report_opts *o,
 		       struct report_table *t)
 {
 	size_t nn = perfev_profile__nr_nodes(p), cap = 0;
+	size_t nth = perfev_profile__nr_threads(p), nfr = perfev_profile__nr_frames(p);
 	struct idxhash h = { 0 };
-	uint32_t *active = NULL, *stack = NULL;
+	uint32_t *active = NULL, *stack = NULL, *pair_table = NULL;
 	struct pair_ent {
 		uint64_t pair;
 		uint32_t entry1;
-	} *pair_cache;
+	} *pair_cache = NULL;
 	size_t sp = 0;
 	int ret = -1;
 
 	memset(t, 0, sizeof(*t));
 	t->node_entry = malloc(nn * sizeof(*t->node_entry));
-	pair_cache = calloc(PAIR_CACHE, sizeof(*pair_cache));
-	if (!t->node_entry || !pair_cache)
+	/*
+	 * Most nodes repeat a (thread, frame) pair seen before, whose entry is
+	 * then known: from a table of every pair when that is small enough
+	 * (threads are as few as the keys tell apart), else from a cache.
+	 */
+	if (nth && nfr <= PAIR_TABLE_MAX / nth) {
+		pair_table = malloc(nth * nfr * sizeof(*pair_table));
+		if (pair_table)
+			memset(pair_table, 0xff, nth * nfr * sizeof(*pair_table));
+	} else {
+		pair_cache = calloc(PAIR_CACHE, sizeof(*pair_cache));
+	}
+	if (!t->node_entry || (!pair_table && !pair_cache))
 		goto out;
 	for (size_t i = 0; i < nn; i++) {
 		const struct perfev_profile_node *n = perfev_profile__node(p, i);
 		struct proj want;
 		struct eq_ctx c = { p, o, t, &want };
-		struct pair_ent *pc;
-		uint64_t hv, pair;
+		struct pair_ent *pc = NULL;
+		uint32_t *pt = NULL;
+		uint64_t hv, pair = 0;
 		int64_t e;
 
 		t->node_entry[i] = PERFEV_PROFILE_NONE;
 		if (n->frame == PERFEV_PROFILE_NONE)
 			continue;
-		/* Most nodes repeat a (thread, frame) pair seen before: its entry is known. */
-		pair = ((uint64_t)n->thread << 32) | n->frame;
-		pc = &pair_cache[hash_mix(pair, 5) & (PAIR_CACHE - 1)];
-		if (pc->entry1 && pc->pair == pair) {
-			e = pc->entry1 - 1;
-			goto found;
+		if (pair_table) {
+			pt = &pair_table[(size_t)n->frame * nth + n->thread];
+			if (*pt != PERFEV_PROFILE_NONE) {
+				e = *pt;
+				goto found;
+			}
+		} else {
+			pair = ((uint64_t)n->thread << 32) | n->frame;
+			pc = &pair_cache[hash_mix(pair, 5) & (PAIR_CACHE - 1)];
+			if (pc->entry1 && pc->pair == pair) {
+				e = pc->entry1 - 1;
+				goto found;
+			}
 		}
 		project(p, o, n->thread, n->frame, &want);
 		hv = proj_hash(&want);
@@ -165,8 +187,10 @@ int report_table_build(const struct perfev_profile *p, const struct report_opts 
 			e = t->nr++;
 			t->e[e] = (struct report_entry){ .thread = n->thread, .frame = n->frame };
 		}
-		pc->pair = pair;
-		pc->entry1 = (uint32_t)e + 1;
+		if (pt)
+			*pt = (uint32_t)e;
+		else
+			*pc = (struct pair_ent){ pair, (uint32_t)e + 1 };
 found:
 		t->node_entry[i] = e;
 		t->e[e].self += n->self;
@@ -226,6 +250,7 @@ found:
 out:
 	idxhash_free(&h);
 	free(pair_cache);
+	free(pair_table);
 	free(active);
 	free(stack);
 	if (ret)

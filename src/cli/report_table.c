@@ -125,68 +125,6 @@ static const char *key_text(struct text_pool *tp, const struct perfev_profile *p
 	}
 }
 
-/* A shown entry with its key texts, made once: sorting and printing only compare and copy. */
-struct row {
-	uint64_t v, self;
-	const struct report_entry *e;
-	const char *text[NR_KEYS];
-};
-
-struct sort_keys {
-	const struct row *rows;
-	const enum report_key *keys;
-	int nr;
-};
-
-/* Heaviest first, then by the keys' texts (most often the same string, or one in a few). */
-static inline bool row_before(const struct sort_keys *k, uint32_t a, uint32_t b)
-{
-	const struct row *x = &k->rows[a], *y = &k->rows[b];
-
-	if (x->v != y->v)
-		return x->v > y->v;
-	if (x->self != y->self)
-		return x->self > y->self;
-	for (int i = 0; i < k->nr; i++) {
-		const char *s = x->text[k->keys[i]], *t = y->text[k->keys[i]];
-		int r = s == t ? 0 : strcmp(s, t);
-
-		if (r)
-			return r < 0;
-	}
-	return a < b;
-}
-
-/* A bottom-up merge sort of row indices, with the comparison inlined. */
-static bool sort_rows(const struct sort_keys *k, uint32_t *idx, size_t n)
-{
-	uint32_t *tmp = malloc((n ? n : 1) * sizeof(*tmp)), *src = idx, *dst = tmp;
-
-	if (!tmp)
-		return false;
-	for (size_t w = 1; w < n; w *= 2) {
-		for (size_t lo = 0; lo < n; lo += 2 * w) {
-			size_t mid = lo + w < n ? lo + w : n, hi = lo + 2 * w < n ? lo + 2 * w : n;
-			size_t i = lo, j = mid, o = lo;
-
-			while (i < mid && j < hi)
-				dst[o++] = row_before(k, src[j], src[i]) ? src[j++] : src[i++];
-			while (i < mid)
-				dst[o++] = src[i++];
-			while (j < hi)
-				dst[o++] = src[j++];
-		}
-		uint32_t *s = src;
-
-		src = dst;
-		dst = s;
-	}
-	if (src != idx)
-		memcpy(idx, src, n * sizeof(*idx));
-	free(tmp);
-	return true;
-}
-
 static const char *col_title(int col, bool children)
 {
 	switch (col) {
@@ -203,17 +141,52 @@ static const char *col_title(int col, bool children)
 	}
 }
 
-static void pad(FILE *f, size_t n)
-{
-	static const char spaces[] = "                                ";
+/* One row's text, built in memory and written with one call. */
+struct line {
+	char *p;
+	size_t len, cap;
+};
 
-	for (; n > sizeof(spaces) - 1; n -= sizeof(spaces) - 1)
-		fwrite(spaces, 1, sizeof(spaces) - 1, f);
-	fwrite(spaces, 1, n, f);
+static bool line_room(struct line *l, size_t n)
+{
+	if (l->len + n <= l->cap)
+		return true;
+	size_t cap = (l->len + n) * 2;
+	char *p = realloc(l->p, cap);
+
+	if (!p)
+		return false;
+	l->p = p;
+	l->cap = cap;
+	return true;
+}
+
+static bool put_bytes(struct line *l, const char *s, size_t n)
+{
+	if (!line_room(l, n))
+		return false;
+	memcpy(l->p + l->len, s, n);
+	l->len += n;
+	return true;
+}
+
+static bool pad(struct line *l, size_t n)
+{
+	if (!line_room(l, n))
+		return false;
+	memset(l->p + l->len, ' ', n);
+	l->len += n;
+	return true;
+}
+
+/* The digits b[n..] right-aligned in width w. */
+static bool put_right(struct line *l, const char *b, size_t n, size_t w)
+{
+	return (w <= n || pad(l, w - n)) && put_bytes(l, b, n);
 }
 
 /* u right-aligned in width w. */
-static void put_u64(FILE *f, uint64_t u, size_t w)
+static bool put_u64(struct line *l, uint64_t u, size_t w)
 {
 	char b[24];
 	size_t n = 0;
@@ -221,9 +194,7 @@ static void put_u64(FILE *f, uint64_t u, size_t w)
 	do
 		b[sizeof(b) - ++n] = '0' + u % 10;
 	while ((u /= 10));
-	if (w > n)
-		pad(f, w - n);
-	fwrite(b + sizeof(b) - n, 1, n, f);
+	return put_right(l, b + sizeof(b) - n, n, w);
 }
 
 /*
@@ -231,17 +202,18 @@ static void put_u64(FILE *f, uint64_t u, size_t w)
  * to two places.  Only a value within a hair of a half-hundredth could round
  * differently by the shortcut; printf itself formats those.
  */
-static void put_percent(FILE *f, uint64_t v, uint64_t total, size_t w)
+static bool put_percent(struct line *l, uint64_t v, uint64_t total, size_t w)
 {
 	double x = total ? 100.0 * v / total : 0, y = x * 100.0, fl = floor(y), d = y - fl;
+	char b[64];
+	size_t n = 0;
 
 	if (!(x < 1e9) || fabs(d - 0.5) < 1e-6) {
-		fprintf(f, "%*.2f%%", (int)w - 1, x);
-		return;
+		int k = snprintf(b, sizeof(b), "%.2f%%", x);
+
+		return put_right(l, b, k > 0 ? (size_t)k : 0, w);
 	}
 	uint64_t c = (uint64_t)fl + (d > 0.5);
-	char b[32];
-	size_t n = 0;
 
 	b[sizeof(b) - ++n] = '%';
 	b[sizeof(b) - ++n] = '0' + c % 10;
@@ -251,9 +223,7 @@ static void put_percent(FILE *f, uint64_t v, uint64_t total, size_t w)
 	do
 		b[sizeof(b) - ++n] = '0' + c % 10;
 	while ((c /= 10));
-	if (w > n)
-		pad(f, w - n);
-	fwrite(b + sizeof(b) - n, 1, n, f);
+	return put_right(l, b + sizeof(b) - n, n, w);
 }
 
 static double now_s(void)
@@ -270,7 +240,8 @@ bool report_table_print(FILE *f, const struct perfev_profile *p, const struct re
 	uint64_t total = perfev_profile__node(p, 0)->total;
 	struct report_table t;
 	struct text_pool tp = { 0 };
-	struct row *rows = NULL;
+	struct line line = { 0 };
+	struct report_row *rows = NULL;
 	uint32_t *order = NULL;
 	bool need[NR_KEYS] = { false }, ok = false;
 	size_t nshow = 0, width[NR_KEYS + 4] = { 0 };
@@ -300,20 +271,17 @@ bool report_table_print(FILE *f, const struct perfev_profile *p, const struct re
 		goto out;
 	for (size_t i = 0; i < t.nr; i++) {
 		uint64_t v = o->children ? t.e[i].children : t.e[i].self;
-		struct row *r = &rows[nshow];
+		struct report_row *r = &rows[nshow];
 
 		if (!v || (total && 100.0 * v / total < o->percent_limit))
 			continue;
-		*r = (struct row){ .v = v, .self = t.e[i].self, .e = &t.e[i] };
+		*r = (struct report_row){ .v = v, .self = t.e[i].self, .e = &t.e[i] };
 		for (int k = 0; k < NR_KEYS; k++)
 			if (need[k] && !(r->text[k] = key_text(&tp, p, r->e, k)))
 				goto out;
-		order[nshow] = nshow;
 		nshow++;
 	}
-	struct sort_keys sk = { rows, o->keys, o->nr_keys };
-
-	if (!sort_rows(&sk, order, nshow))
+	if (!report_sort_rows(rows, nshow, o->keys, o->nr_keys, order))
 		goto out;
 	ps->sort_s = now_s() - t0;
 	t0 = now_s();
@@ -355,34 +323,38 @@ bool report_table_print(FILE *f, const struct perfev_profile *p, const struct re
 	}
 	fputs("\n#\n", f);
 	for (size_t i = 0; i < nshow; i++) {
-		const struct row *r = &rows[order[i]];
+		const struct report_row *r = &rows[order[i]];
 		const struct report_entry *e = r->e;
+		bool room = true;
 
-		for (int c = 0; c < nc; c++) {
+		line.len = 0;
+		for (int c = 0; c < nc && room; c++) {
 			size_t w = width[c], len;
 
-			fputs("  ", f);
+			room = put_bytes(&line, "  ", 2);
 			switch (cols[c]) {
 			case COL_OVERHEAD:
-				put_percent(f, e->self, total, w);
+				room = room && put_percent(&line, e->self, total, w);
 				break;
 			case COL_CHILDREN:
-				put_percent(f, e->children, total, w);
+				room = room && put_percent(&line, e->children, total, w);
 				break;
 			case COL_SAMPLE:
-				put_u64(f, e->samples, w);
+				room = room && put_u64(&line, e->samples, w);
 				break;
 			case COL_PERIOD:
-				put_u64(f, e->self, w);
+				room = room && put_u64(&line, e->self, w);
 				break;
 			default:
 				len = strlen(r->text[cols[c]]);
-				fwrite(r->text[cols[c]], 1, len, f);
+				room = room && put_bytes(&line, r->text[cols[c]], len);
 				if (c != nc - 1 && len < w)
-					pad(f, w - len);
+					room = room && pad(&line, w - len);
 			}
 		}
-		fputc('\n', f);
+		if (!room || !put_bytes(&line, "\n", 1))
+			goto out;
+		fwrite(line.p, 1, line.len, f);
 		if (o->graph != GRAPH_NONE)
 			report_graph_print(f, p, &t, e - t.e, o, total);
 	}
@@ -392,6 +364,7 @@ bool report_table_print(FILE *f, const struct perfev_profile *p, const struct re
 	ps->print_s = now_s() - t0;
 	ok = true;
 out:
+	free(line.p);
 	pool_free(&tp);
 	free(rows);
 	free(order);
