@@ -458,6 +458,42 @@ static void test_profile_background_comm(void **state)
 	perfev_session__delete(s);
 }
 
+/*
+ * Frame ids are numbered per session: a profile fed by two sessions whose
+ * ids mean different addresses keeps the addresses apart.
+ */
+static void test_profile_two_sessions(void **state)
+{
+	struct perf_event_attr a = base_attr();
+	struct buf r1[1] = { 0 }, r2[1] = { 0 };
+	struct seen v = { 0 };
+	uint64_t at_1000 = 0, at_2000 = 0;
+
+	(void)state;
+	v.prof = perfev_profile__new(NULL);
+	assert_non_null(v.prof);
+	/* First 0x1000 then 0x2000 in one, the other way round in the other: ids 1 and 2 swap. */
+	sample(&r1[0], 9, 9, 0x1000, 2, 10);
+	sample(&r1[0], 9, 9, 0x2000, 3, 20);
+	sample(&r2[0], 9, 9, 0x2000, 2, 300);
+	sample(&r2[0], 9, 9, 0x1000, 3, 4000);
+	run(write_file("ids1.data", &a, 1, r1, 1), &v, false);
+	run(write_file("ids2.data", &a, 1, r2, 1), &v, false);
+	for (size_t i = 1; i < perfev_profile__nr_nodes(v.prof); i++) {
+		const struct perfev_profile_node *n = perfev_profile__node(v.prof, i);
+
+		if (n->frame == PERFEV_PROFILE_NONE)
+			continue;
+		if (perfev_profile__frame(v.prof, n->frame)->addr == 0x1000)
+			at_1000 += n->self;
+		else if (perfev_profile__frame(v.prof, n->frame)->addr == 0x2000)
+			at_2000 += n->self;
+	}
+	assert_int_equal(at_1000, 4010);
+	assert_int_equal(at_2000, 320);
+	perfev_profile__delete(v.prof);
+}
+
 static void test_errors(void **state)
 {
 	struct perfev_session_opts o = { .sz = 2 };
@@ -495,6 +531,7 @@ int main(void)
 		cmocka_unit_test(test_profile_tree),
 		cmocka_unit_test(test_profile_background_same_tree),
 		cmocka_unit_test(test_profile_background_comm),
+		cmocka_unit_test(test_profile_two_sessions),
 		cmocka_unit_test(test_errors),
 	};
 

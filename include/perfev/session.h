@@ -78,6 +78,12 @@ PERFEV_API const char *perfev_thread__comm(const struct perfev_thread *t);
 struct perfev_frame {
 	uint64_t ip;  /* as sampled: the IP, then return addresses */
 	bool kernel;  /* a kernel address (the callchain's context, or the sample's cpumode) */
+	/*
+	 * What the frame is (its DSO and symbol, or its DSO and address when
+	 * unresolved, and kernel) numbered from 1 within the session: equal
+	 * for equal frames, dense, for tables indexed by it.  0: not numbered.
+	 */
+	uint32_t id;
 	const struct perfev_map *map; /* NULL when no map holds ip */
 	struct perfev_dso *dso;	      /* the map's, or the kernel's; NULL when unknown */
 	/*

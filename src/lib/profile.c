@@ -12,6 +12,7 @@
 
 #include "internal.h"
 #include "profile_int.h"
+#include "session_int.h"
 
 #define MAX_INLINES 16
 
@@ -57,6 +58,7 @@ void perfev_profile__delete(struct perfev_profile *p)
 	}
 	free(p->prev);
 	free(p->children);
+	free(p->frame_of_id);
 	idxhash_free(&p->frame_hash);
 	idxhash_free(&p->thread_hash);
 	free(p);
@@ -142,17 +144,24 @@ static uint64_t thread_key(uint32_t thread)
 	return hash_mix(thread, 0x7468726561640000ull);
 }
 
-static size_t child_slot(uint64_t key, size_t cap)
+static uint32_t key_tag(uint64_t key)
 {
-	return (size_t)(key >> 7) & (cap - 1);
+	return (uint32_t)(key >> 32);
+}
+
+/* A tag's home slot: Fibonacci hashing, so that slots near each other hold unrelated tags. */
+static size_t child_slot(uint32_t tag, unsigned bits)
+{
+	return bits ? (uint32_t)(tag * 0x9e3779b1u) >> (32 - bits) : 0;
 }
 
 static bool children_grow(struct perfev_profile *p)
 {
-	size_t cap = p->cap_children ? p->cap_children * 2 : 1024;
-	struct child_slot *n = calloc(cap, sizeof(*n));
+	unsigned bits = p->cap_children ? p->children_bits + 1 : 10;
+	size_t cap = (size_t)1 << bits;
+	struct child_slot *n;
 
-	if (!n)
+	if (bits > 31 || !(n = calloc(cap, sizeof(*n))))
 		return false;
 	for (size_t i = 0; i < p->cap_children; i++) {
 		struct child_slot *o = &p->children[i];
@@ -160,13 +169,14 @@ static bool children_grow(struct perfev_profile *p)
 
 		if (!o->node1)
 			continue;
-		for (j = child_slot(o->key, cap); n[j].node1; j = (j + 1) & (cap - 1))
+		for (j = child_slot(o->tag, bits); n[j].node1; j = (j + 1) & (cap - 1))
 			;
 		n[j] = *o;
 	}
 	free(p->children);
 	p->children = n;
 	p->cap_children = cap;
+	p->children_bits = bits;
 	return true;
 }
 
@@ -174,22 +184,24 @@ static int64_t child(struct perfev_profile *p, uint32_t parent, uint32_t frame, 
 		     uint64_t key)
 {
 	struct perfev_profile_node *n;
+	uint32_t tag = key_tag(key);
 	size_t j;
 
 	if ((p->nr_children + 1) * 2 > p->cap_children && !children_grow(p))
 		return -1;
-	for (j = child_slot(key, p->cap_children); p->children[j].node1;
+	for (j = child_slot(tag, p->children_bits); p->children[j].node1;
 	     j = (j + 1) & (p->cap_children - 1)) {
 		const struct child_slot *c = &p->children[j];
 
-		if (c->key == key && p->nodes[c->node1 - 1].parent == parent &&
+		/* Thread nodes share their parent (the root) and frame (none): the thread tells them apart. */
+		if (c->tag == tag && p->nodes[c->node1 - 1].parent == parent &&
 		    p->nodes[c->node1 - 1].frame == frame && p->nodes[c->node1 - 1].thread == thread)
 			return c->node1 - 1;
 	}
 	if (p->nr_nodes >= PERFEV_PROFILE_NONE - 1 ||
 	    !array_grow((void **)&p->nodes, &p->cap_nodes, p->nr_nodes + 1, sizeof(*p->nodes)))
 		return -1;
-	p->children[j].key = key;
+	p->children[j].tag = tag;
 	p->children[j].node1 = p->nr_nodes + 1;
 	p->nr_children++;
 	n = &p->nodes[p->nr_nodes];
@@ -209,8 +221,11 @@ static bool push(struct perfev_profile *p, size_t *n, int64_t frame)
 	return true;
 }
 
-/* Appends one sampled frame's path entries (outermost first: the symbol, then what is inlined in it). */
-static bool add_frame(struct perfev_profile *p, size_t *n, const struct perfev_frame *fr)
+/*
+ * Appends one sampled frame's path entries (outermost first: the symbol, then
+ * what is inlined in it).  by_id: fr->id numbers frames in p's id space.
+ */
+static bool add_frame(struct perfev_profile *p, size_t *n, const struct perfev_frame *fr, bool by_id)
 {
 	struct perfev_profile_frame f = { .dso = fr->dso, .sym = fr->sym, .kernel = fr->kernel };
 
@@ -238,6 +253,24 @@ static bool add_frame(struct perfev_profile *p, size_t *n, const struct perfev_f
 			}
 			return true;
 		}
+	}
+	if (by_id && fr->id && !p->opts.srcline) {
+		int64_t idx;
+
+		if (fr->id < p->cap_ids && p->frame_of_id[fr->id])
+			return push(p, n, p->frame_of_id[fr->id] - 1);
+		idx = intern_frame(p, &f);
+		if (idx >= 0 && fr->id >= p->cap_ids) {
+			size_t old = p->cap_ids;
+
+			if (!array_grow((void **)&p->frame_of_id, &p->cap_ids, (size_t)fr->id + 1,
+					sizeof(*p->frame_of_id)))
+				return false;
+			memset(p->frame_of_id + old, 0, (p->cap_ids - old) * sizeof(*p->frame_of_id));
+		}
+		if (idx >= 0)
+			p->frame_of_id[fr->id] = (uint32_t)idx + 1;
+		return push(p, n, idx);
 	}
 	if (!p->opts.srcline && !f.inline_name) {
 		struct fcache_ent *c = &p->fcache[hash_mix((uintptr_t)f.dso ^ f.addr, (uintptr_t)f.sym) &
@@ -283,8 +316,13 @@ int perfev_profile__add(struct perfev_profile *p, const struct perfev_thread *t,
 	th = intern_thread(p, &pt);
 	if (th < 0)
 		return set_error(ENOMEM, "profile: out of memory");
+	/* Frame ids are good within one session: the first one's are used. */
+	if (t && !p->id_space)
+		p->id_space = t->id_space;
+	bool by_id = t && t->id_space == p->id_space;
+
 	for (size_t i = nr; i-- > 0;)
-		if (!add_frame(p, &n, &frames[i]))
+		if (!add_frame(p, &n, &frames[i], by_id))
 			return set_error(ENOMEM, "profile: out of memory");
 	if (p->bg)
 		return profile_bg_add(p, th, p->path, n, weight);
@@ -340,13 +378,14 @@ int profile_insert(struct perfev_profile *p, uint32_t th, const uint32_t *path, 
 		key = hash_mix(key, path[i]);
 		p->keys[i] = key;
 		if (i >= same && p->cap_children)
-			__builtin_prefetch(&p->children[child_slot(key, p->cap_children)]);
+			__builtin_prefetch(&p->children[child_slot(key_tag(key), p->children_bits)]);
 	}
 	/* Then the nodes the slots name, whose parent and frame the lookup compares. */
 	for (size_t i = same; i < n && p->cap_children; i++) {
-		const struct child_slot *c = &p->children[child_slot(p->keys[i], p->cap_children)];
+		const struct child_slot *c =
+			&p->children[child_slot(key_tag(p->keys[i]), p->children_bits)];
 
-		if (c->node1 && c->key == p->keys[i])
+		if (c->node1 && c->tag == key_tag(p->keys[i]))
 			__builtin_prefetch(&p->nodes[c->node1 - 1], 1);
 	}
 	for (size_t i = 0; i < n; i++) {

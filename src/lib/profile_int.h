@@ -12,12 +12,17 @@ struct perfev_profile {
 	struct perfev_profile_opts opts;
 	struct perfev_profile_node *nodes;
 	size_t nr_nodes, cap_nodes;
-	/* (parent, frame) -> node, the key compared in the slot without touching nodes. */
+	/*
+	 * Nodes by the hash of their path: a slot holds the hash's upper half
+	 * as a tag, so a probe rarely touches a node that is not the one sought
+	 * (the node's parent and frame decide).  2^children_bits slots.
+	 */
 	struct child_slot {
-		uint64_t key;
+		uint32_t tag;
 		uint32_t node1; /* node + 1; 0: empty */
 	} *children;
 	size_t cap_children, nr_children;
+	unsigned children_bits;
 	struct perfev_profile_frame *frames;
 	size_t nr_frames, cap_frames;
 	struct idxhash frame_hash;
@@ -47,6 +52,13 @@ struct perfev_profile {
 		uint32_t idx1; /* frame + 1; 0: empty */
 		bool kernel;
 	} fcache[4096];
+	/*
+	 * Frames by their session's perfev_frame.id (frame + 1; 0: not yet),
+	 * for the session id_space: no hashing for frames seen before.
+	 */
+	uint32_t *frame_of_id;
+	size_t cap_ids;
+	uint32_t id_space;
 	/* With opts.background: the thread that inserts stacks, else NULL. */
 	struct profile_bg *bg;
 };

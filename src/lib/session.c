@@ -16,6 +16,9 @@
 #define DEFAULT_MAX_FRAMES 512
 #define MAX_FRAMES_LIMIT 65536
 
+/* Sessions number their frames' ids apart: a profile fed by two sessions must not mix them. */
+static uint32_t last_id_space;
+
 struct perfev_session *perfev_session__open(const char *path,
 					    const struct perfev_session_opts *opts)
 {
@@ -55,6 +58,7 @@ struct perfev_session *perfev_session__open(const char *path,
 	}
 	/* Without the cache everything still works, only slower. */
 	s->rcache = calloc(1u << RCACHE_BITS, sizeof(*s->rcache));
+	s->id_space = __atomic_add_fetch(&last_id_space, 1, __ATOMIC_RELAXED);
 	s->frames = calloc(s->opts.max_frames, sizeof(*s->frames));
 	s->ips = calloc(s->opts.max_frames, sizeof(*s->ips));
 	if (!s->frames || !s->ips) {
@@ -83,6 +87,8 @@ void perfev_session__delete(struct perfev_session *s)
 	free(s->q);
 	free(s->qbuf);
 	free(s->rcache);
+	free(s->idents);
+	idxhash_free(&s->ident_hash);
 	free(s->frames);
 	free(s->ips);
 	free(s->evsels);

@@ -31,7 +31,16 @@ struct perfev_thread {
 	int pid, tid;
 	const char *comm;
 	uint32_t proc; /* index into session procs */
+	uint32_t id_space; /* its session's, whose perfev_frame.id it shares */
 	bool exited;
+};
+
+/* What a perfev_frame.id stands for. */
+struct frame_ident {
+	struct perfev_dso *dso;
+	const struct perfev_symbol *sym;
+	uint64_t addr; /* 0 with a sym */
+	bool kernel;
 };
 
 /* A record waiting in the time-order queue; its bytes are in the queue's buffer. */
@@ -101,6 +110,11 @@ struct perfev_session {
 	 * process until that process's maps change (gen).
 	 */
 	struct rcache_ent *rcache;
+	/* Frame ids: idents[id - 1], found by identity. */
+	struct frame_ident *idents;
+	size_t nr_idents, cap_idents;
+	struct idxhash ident_hash;
+	uint32_t id_space; /* unique to this session, for its threads */
 
 	/* One sample's frames. */
 	struct perfev_frame *frames;

@@ -11,6 +11,37 @@
 #include "internal.h"
 #include "session_int.h"
 
+struct ident_key {
+	const struct perfev_session *s;
+	const struct frame_ident *k;
+};
+
+static bool ident_eq(const void *ctx, uint32_t idx)
+{
+	const struct ident_key *c = ctx;
+	const struct frame_ident *a = &c->s->idents[idx], *b = c->k;
+
+	return a->dso == b->dso && a->sym == b->sym && a->addr == b->addr && a->kernel == b->kernel;
+}
+
+/* The id of f's identity, numbering it when new; 0 when out of memory (f then has none). */
+static uint32_t frame_id(struct perfev_session *s, const struct perfev_frame *f)
+{
+	struct frame_ident k = { f->dso, f->sym, f->sym ? 0 : f->addr, f->kernel };
+	struct ident_key c = { s, &k };
+	uint64_t h = hash_mix(hash_mix((uintptr_t)k.dso, (uintptr_t)k.sym), k.addr ^ k.kernel);
+	int64_t i = idxhash_find(&s->ident_hash, h, ident_eq, &c);
+
+	if (i >= 0)
+		return i + 1;
+	if (s->nr_idents >= UINT32_MAX - 1 ||
+	    !array_grow((void **)&s->idents, &s->cap_idents, s->nr_idents + 1, sizeof(*s->idents)) ||
+	    idxhash_insert(&s->ident_hash, h, s->nr_idents) < 0)
+		return 0;
+	s->idents[s->nr_idents++] = k;
+	return s->nr_idents;
+}
+
 static void resolve_slow(struct perfev_session *s, struct perfev_thread *t, struct perfev_frame *f,
 			 uint64_t ip, bool kernel, bool return_addr)
 {
@@ -19,6 +50,7 @@ static void resolve_slow(struct perfev_session *s, struct perfev_thread *t, stru
 
 	f->ip = ip;
 	f->kernel = kernel;
+	f->id = 0;
 	f->map = NULL;
 	f->dso = NULL;
 	f->sym = NULL;
@@ -31,6 +63,7 @@ static void resolve_slow(struct perfev_session *s, struct perfev_thread *t, stru
 		f->map = sess_find_map(&s->procs[t->proc], ip);
 		if (!f->map) {
 			s->stats.nr_no_map++;
+			f->id = frame_id(s, f);
 			return;
 		}
 		f->dso = f->map->dso;
@@ -39,6 +72,7 @@ static void resolve_slow(struct perfev_session *s, struct perfev_thread *t, stru
 	}
 	if (f->dso)
 		f->sym = perfev_dso__find_symbol(f->dso, f->addr);
+	f->id = frame_id(s, f);
 }
 
 static void resolve(struct perfev_session *s, struct perfev_thread *t, struct perfev_frame *f,

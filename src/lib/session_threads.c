@@ -171,6 +171,7 @@ struct perfev_thread *sess_thread(struct perfev_session *s, int pid, int tid)
 	t->pid = pid;
 	t->tid = tid;
 	t->proc = p;
+	t->id_space = s->id_space;
 	t->exited = false;
 	t->comm = default_comm(s, pid, tid);
 	if (!t->comm)
