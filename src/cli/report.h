@@ -97,6 +97,9 @@ struct report_print_stats {
 bool report_table_print(FILE *f, const struct perfev_profile *p, const struct report_opts *o,
 			struct report_print_stats *ps);
 
+/* Whether entry idx has a call graph to show (graphs are on, and it is above the threshold). */
+bool report_graph_wanted(const struct report_table *t, size_t idx, const struct report_opts *o,
+			 uint64_t total);
 /* Prints the call graph of entry idx below its row. */
 void report_graph_print(FILE *f, const struct perfev_profile *p, const struct report_table *t,
 			size_t idx, const struct report_opts *o, uint64_t total);

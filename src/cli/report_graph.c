@@ -275,15 +275,26 @@ static void add_descendants(struct gctx *g, uint32_t node, size_t base)
 	}
 }
 
+static uint64_t graph_min(const struct report_opts *o, uint64_t total)
+{
+	return (uint64_t)((double)total * o->graph_threshold / 100.0);
+}
+
+bool report_graph_wanted(const struct report_table *t, size_t idx, const struct report_opts *o,
+			 uint64_t total)
+{
+	uint64_t weight = o->children ? t->e[idx].children : t->e[idx].self;
+
+	/* A graph whose every branch would fall below the threshold shows nothing. */
+	return o->graph != GRAPH_NONE && weight && weight >= graph_min(o, total);
+}
+
 void report_graph_print(FILE *f, const struct perfev_profile *p, const struct report_table *t,
 			size_t idx, const struct report_opts *o, uint64_t total)
 {
-	struct gctx g = { .f = f, .p = p, .o = o, .total = total };
-	uint64_t weight = o->children ? t->e[idx].children : t->e[idx].self;
+	struct gctx g = { .f = f, .p = p, .o = o, .total = total, .min = graph_min(o, total) };
 
-	g.min = (uint64_t)((double)total * o->graph_threshold / 100.0);
-	/* A graph whose every branch would fall below the threshold shows nothing. */
-	if (!weight || weight < g.min || cnode_new(&g.c, NONE) == NONE)
+	if (!report_graph_wanted(t, idx, o, total) || cnode_new(&g.c, NONE) == NONE)
 		return;
 	for (uint32_t i = t->entry_first[idx]; i != NONE; i = t->node_next[i]) {
 		const struct perfev_profile_node *n = perfev_profile__node(p, i);

@@ -9,6 +9,8 @@
  */
 #include <inttypes.h>
 #include <math.h>
+#include <pthread.h>
+#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -226,6 +228,77 @@ static bool put_percent(struct line *l, uint64_t v, uint64_t total, size_t w)
 	return put_right(l, b + sizeof(b) - n, n, w);
 }
 
+/*
+ * The call graphs drawn on a thread of their own while the rows are named and
+ * sorted: they depend only on the table, and the rows that get one are known
+ * before the order is.
+ */
+struct graphs {
+	const struct perfev_profile *p;
+	const struct report_table *t;
+	const struct report_opts *o;
+	uint64_t total;
+	char **text; /* per entry: its graph, or NULL */
+	size_t *len;
+	pthread_t thread;
+	bool running;
+};
+
+static void *draw_graphs(void *arg)
+{
+	struct graphs *g = arg;
+
+	for (size_t i = 0; i < g->t->nr; i++) {
+		FILE *m;
+
+		if (!report_graph_wanted(g->t, i, g->o, g->total))
+			continue;
+		m = open_memstream(&g->text[i], &g->len[i]);
+		if (!m)
+			continue; /* drawn in place when written */
+		report_graph_print(m, g->p, g->t, i, g->o, g->total);
+		if (fclose(m)) {
+			free(g->text[i]);
+			g->text[i] = NULL;
+		}
+	}
+	return NULL;
+}
+
+static void graphs_start(struct graphs *g)
+{
+	sigset_t all, old;
+
+	g->text = calloc(g->t->nr ? g->t->nr : 1, sizeof(*g->text));
+	g->len = calloc(g->t->nr ? g->t->nr : 1, sizeof(*g->len));
+	if (!g->text || !g->len)
+		return;
+	sigfillset(&all);
+	pthread_sigmask(SIG_SETMASK, &all, &old);
+	g->running = !pthread_create(&g->thread, NULL, draw_graphs, g);
+	pthread_sigmask(SIG_SETMASK, &old, NULL);
+}
+
+/* Waits for the drawing thread; then g->text holds what it drew (NULLs are drawn in place). */
+static void graphs_wait(struct graphs *g)
+{
+	if (g->running)
+		pthread_join(g->thread, NULL);
+	if (!g->running && g->text)
+		memset(g->text, 0, g->t->nr * sizeof(*g->text));
+	g->running = false;
+}
+
+static void graphs_free(struct graphs *g)
+{
+	graphs_wait(g);
+	if (g->text)
+		for (size_t i = 0; i < g->t->nr; i++)
+			free(g->text[i]);
+	free(g->text);
+	free(g->len);
+}
+
 static double now_s(void)
 {
 	struct timespec ts;
@@ -250,6 +323,10 @@ bool report_table_print(FILE *f, const struct perfev_profile *p, const struct re
 
 	if (report_table_build(p, o, &t) < 0)
 		return false;
+	struct graphs gr = { .p = p, .t = &t, .o = o, .total = total };
+
+	if (o->graph != GRAPH_NONE)
+		graphs_start(&gr);
 	if (o->nr_cols) {
 		memcpy(cols, o->cols, o->nr_cols * sizeof(int));
 		nc = o->nr_cols;
@@ -283,6 +360,7 @@ bool report_table_print(FILE *f, const struct perfev_profile *p, const struct re
 	}
 	if (!report_sort_rows(rows, nshow, o->keys, o->nr_keys, order))
 		goto out;
+	graphs_wait(&gr);
 	ps->sort_s = now_s() - t0;
 	t0 = now_s();
 	for (int c = 0; c < nc; c++) {
@@ -355,7 +433,9 @@ bool report_table_print(FILE *f, const struct perfev_profile *p, const struct re
 		if (!room || !put_bytes(&line, "\n", 1))
 			goto out;
 		fwrite(line.p, 1, line.len, f);
-		if (o->graph != GRAPH_NONE)
+		if (gr.text && gr.text[e - t.e])
+			fwrite(gr.text[e - t.e], 1, gr.len[e - t.e], f);
+		else if (o->graph != GRAPH_NONE)
 			report_graph_print(f, p, &t, e - t.e, o, total);
 	}
 	fputc('\n', f);
@@ -364,6 +444,7 @@ bool report_table_print(FILE *f, const struct perfev_profile *p, const struct re
 	ps->print_s = now_s() - t0;
 	ok = true;
 out:
+	graphs_free(&gr);
 	free(line.p);
 	pool_free(&tp);
 	free(rows);
