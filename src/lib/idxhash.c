@@ -3,6 +3,7 @@
 #include <stdlib.h>
 
 #include "idxhash.h"
+#include "internal.h"
 
 static void place(struct idxhash_slot *slots, size_t cap, uint64_t hash, uint32_t idx1)
 {
@@ -19,14 +20,14 @@ int idxhash_insert(struct idxhash *h, uint64_t hash, uint32_t idx)
 	/* Kept at most half full, so probes stay short and a free slot always exists. */
 	if ((h->nr + 1) * 2 > h->cap) {
 		size_t cap = h->cap ? h->cap * 2 : 64;
-		struct idxhash_slot *slots = calloc(cap, sizeof(*slots));
+		struct idxhash_slot *slots = table_calloc(cap, sizeof(*slots));
 
 		if (!slots)
 			return -ENOMEM;
 		for (size_t i = 0; i < h->cap; i++)
 			if (h->slots[i].idx1)
 				place(slots, cap, h->slots[i].hash, h->slots[i].idx1);
-		free(h->slots);
+		table_free(h->slots, h->cap, sizeof(*h->slots));
 		h->slots = slots;
 		h->cap = cap;
 	}
@@ -37,7 +38,7 @@ int idxhash_insert(struct idxhash *h, uint64_t hash, uint32_t idx)
 
 void idxhash_free(struct idxhash *h)
 {
-	free(h->slots);
+	table_free(h->slots, h->cap, sizeof(*h->slots));
 	h->slots = NULL;
 	h->cap = h->nr = 0;
 }

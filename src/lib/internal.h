@@ -35,6 +35,13 @@ void *set_error_ptr(int err, const char *fmt, ...) PRINTF_LIKE(2, 3);
  * the size would overflow or memory runs out.
  */
 bool array_grow(void **arr, size_t *cap, size_t need, size_t elem);
+/*
+ * A zeroed table of n elements whose big instances come with their pages in
+ * place (for hash slots, read at random before written); freed only with
+ * table_free() and the same n and size.
+ */
+void *table_calloc(size_t n, size_t size);
+void table_free(void *p, size_t n, size_t size);
 
 /* The name of a record type, kernel's or perf's own ("SAMPLE", "FINISHED_ROUND"), or NULL. */
 const char *record_type_name(uint32_t type);

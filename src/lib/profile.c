@@ -57,7 +57,7 @@ void perfev_profile__delete(struct perfev_profile *p)
 		free(p->prev[i].nodes);
 	}
 	free(p->prev);
-	free(p->children);
+	table_free(p->children, p->cap_children, sizeof(*p->children));
 	free(p->frame_of_id);
 	idxhash_free(&p->frame_hash);
 	idxhash_free(&p->thread_hash);
@@ -161,7 +161,7 @@ static bool children_grow(struct perfev_profile *p)
 	size_t cap = (size_t)1 << bits;
 	struct child_slot *n;
 
-	if (bits > 31 || !(n = calloc(cap, sizeof(*n))))
+	if (bits > 31 || !(n = table_calloc(cap, sizeof(*n))))
 		return false;
 	for (size_t i = 0; i < p->cap_children; i++) {
 		struct child_slot *o = &p->children[i];
@@ -173,7 +173,7 @@ static bool children_grow(struct perfev_profile *p)
 			;
 		n[j] = *o;
 	}
-	free(p->children);
+	table_free(p->children, p->cap_children, sizeof(*p->children));
 	p->children = n;
 	p->cap_children = cap;
 	p->children_bits = bits;

@@ -57,7 +57,7 @@ struct perfev_session *perfev_session__open(const char *path,
 			goto err_out;
 	}
 	/* Without the cache everything still works, only slower. */
-	s->rcache = calloc(1u << RCACHE_BITS, sizeof(*s->rcache));
+	s->rcache = table_calloc(1u << RCACHE_BITS, sizeof(*s->rcache));
 	s->id_space = __atomic_add_fetch(&last_id_space, 1, __ATOMIC_RELAXED);
 	s->frames = calloc(s->opts.max_frames, sizeof(*s->frames));
 	s->ips = calloc(s->opts.max_frames, sizeof(*s->ips));
@@ -86,7 +86,7 @@ void perfev_session__delete(struct perfev_session *s)
 	sess_threads_free(s);
 	free(s->q);
 	free(s->qbuf);
-	free(s->rcache);
+	table_free(s->rcache, 1u << RCACHE_BITS, sizeof(*s->rcache));
 	free(s->idents);
 	idxhash_free(&s->ident_hash);
 	free(s->frames);

@@ -3,6 +3,7 @@
 #include <fcntl.h>
 #include <inttypes.h>
 #include <stdlib.h>
+#include <sys/mman.h>
 #include <unistd.h>
 
 #include "internal.h"
@@ -97,4 +98,45 @@ bool array_grow(void **arr, size_t *cap, size_t need, size_t elem)
 	*arr = p;
 	*cap = n;
 	return true;
+}
+
+/*
+ * Tables probed at random (hash slots) are read before they are written: on
+ * calloc'ed pages the first read maps the shared zero page and the first
+ * write then faults again and flushes that mapping from every CPU the
+ * process runs on (an interrupt to the other threads).  Big ones are
+ * instead mapped with their pages already in place, in one system call.
+ */
+#if defined(__SANITIZE_ADDRESS__)
+#define BIG_TABLE SIZE_MAX /* the sanitizer checks bounds on malloc'ed memory only */
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define BIG_TABLE SIZE_MAX
+#endif
+#endif
+#ifndef BIG_TABLE
+#define BIG_TABLE ((size_t)1 << 20)
+#endif
+
+void *table_calloc(size_t n, size_t size)
+{
+	size_t bytes;
+	void *p;
+
+	if (!size_mul_ok(n, size, &bytes))
+		return NULL;
+	if (bytes < BIG_TABLE)
+		return calloc(n, size);
+	p = mmap(NULL, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_POPULATE, -1, 0);
+	return p == MAP_FAILED ? NULL : p;
+}
+
+void table_free(void *p, size_t n, size_t size)
+{
+	if (!p)
+		return;
+	if (n * size < BIG_TABLE)
+		free(p);
+	else
+		munmap(p, n * size);
 }
