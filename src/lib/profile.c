@@ -84,24 +84,45 @@ static bool frame_eq(const void *ctx, uint32_t idx)
 	       a->src.line == b->src.line && str_eq(a->src.file, b->src.file);
 }
 
-static int64_t intern_frame(struct perfev_profile *p, const struct perfev_profile_frame *f)
+static uint64_t frame_hash(const struct perfev_profile_frame *f)
 {
-	struct frame_key k = { p, f };
 	uint64_t h = hash_mix((uintptr_t)f->dso, (uintptr_t)f->sym);
-	int64_t i;
 
 	h = hash_mix(h, f->addr ^ ((uint64_t)f->kernel << 63) ^ f->src.line);
 	if (f->inline_name)
 		h = hash_mix(h, hash_str(f->inline_name));
-	i = idxhash_find(&p->frame_hash, h, frame_eq, &k);
-	if (i >= 0)
-		return i;
+	return h;
+}
+
+/* A new frame, f's copy, without looking for an equal one: -1 when out of memory. */
+static int64_t append_frame(struct perfev_profile *p, const struct perfev_profile_frame *f)
+{
 	if (p->nr_frames >= PERFEV_PROFILE_NONE - 1 ||
-	    !array_grow((void **)&p->frames, &p->cap_frames, p->nr_frames + 1, sizeof(*p->frames)) ||
-	    idxhash_insert(&p->frame_hash, h, p->nr_frames) < 0)
+	    !array_grow((void **)&p->frames, &p->cap_frames, p->nr_frames + 1, sizeof(*p->frames)))
 		return -1;
 	p->frames[p->nr_frames] = *f;
 	return p->nr_frames++;
+}
+
+/* The frame equal to f, added when there is none; -1 when out of memory. */
+static int64_t intern_frame(struct perfev_profile *p, const struct perfev_profile_frame *f)
+{
+	struct frame_key k = { p, f };
+	uint64_t h = frame_hash(f);
+	int64_t i;
+
+	/* Frames added by id alone go into the hash the first time it is needed. */
+	for (; p->nr_hashed < p->nr_frames; p->nr_hashed++)
+		if (idxhash_insert(&p->frame_hash, frame_hash(&p->frames[p->nr_hashed]), p->nr_hashed) < 0)
+			return -1;
+	i = idxhash_find(&p->frame_hash, h, frame_eq, &k);
+	if (i >= 0)
+		return i;
+	i = append_frame(p, f);
+	if (i < 0 || idxhash_insert(&p->frame_hash, h, i) < 0)
+		return -1;
+	p->nr_hashed++;
+	return i;
 }
 
 struct thread_key {
@@ -259,7 +280,8 @@ static bool add_frame(struct perfev_profile *p, size_t *n, const struct perfev_f
 
 		if (fr->id < p->cap_ids && p->frame_of_id[fr->id])
 			return push(p, n, p->frame_of_id[fr->id] - 1);
-		idx = intern_frame(p, &f);
+		/* A new id is a new frame, unless frames came another way too. */
+		idx = p->nr_hashed ? intern_frame(p, &f) : append_frame(p, &f);
 		if (idx >= 0 && fr->id >= p->cap_ids) {
 			size_t old = p->cap_ids;
 

@@ -25,7 +25,12 @@ struct perfev_profile {
 	unsigned children_bits;
 	struct perfev_profile_frame *frames;
 	size_t nr_frames, cap_frames;
+	/*
+	 * Frames [0, nr_hashed) are in frame_hash.  While every frame came by
+	 * a new id of one session, none need be: ids already tell them apart.
+	 */
 	struct idxhash frame_hash;
+	size_t nr_hashed;
 	struct perfev_profile_thread *threads;
 	size_t nr_threads, cap_threads;
 	struct idxhash thread_hash;

@@ -87,8 +87,8 @@ void perfev_session__delete(struct perfev_session *s)
 	free(s->q);
 	free(s->qbuf);
 	table_free(s->rcache, 1u << RCACHE_BITS, sizeof(*s->rcache));
-	free(s->idents);
-	idxhash_free(&s->ident_hash);
+	if (s->idents)
+		table_free(s->idents, (size_t)1 << s->ident_bits, sizeof(*s->idents));
 	free(s->frames);
 	free(s->ips);
 	free(s->evsels);

@@ -35,11 +35,12 @@ struct perfev_thread {
 	bool exited;
 };
 
-/* What a perfev_frame.id stands for. */
+/* A perfev_frame.id with what it stands for, in the session's table of them. */
 struct frame_ident {
 	struct perfev_dso *dso;
 	const struct perfev_symbol *sym;
 	uint64_t addr; /* 0 with a sym */
+	uint32_t id;   /* 0: an empty slot */
 	bool kernel;
 };
 
@@ -110,10 +111,13 @@ struct perfev_session {
 	 * process until that process's maps change (gen).
 	 */
 	struct rcache_ent *rcache;
-	/* Frame ids: idents[id - 1], found by identity. */
+	/*
+	 * Frame ids by identity: open addressing with the keys in the slots,
+	 * so that a lookup is one cache line.  2^ident_bits slots.
+	 */
 	struct frame_ident *idents;
-	size_t nr_idents, cap_idents;
-	struct idxhash ident_hash;
+	size_t nr_idents;
+	unsigned ident_bits;
 	uint32_t id_space; /* unique to this session, for its threads */
 
 	/* One sample's frames. */

@@ -11,35 +11,59 @@
 #include "internal.h"
 #include "session_int.h"
 
-struct ident_key {
-	const struct perfev_session *s;
-	const struct frame_ident *k;
-};
-
-static bool ident_eq(const void *ctx, uint32_t idx)
+static size_t ident_slot(uint64_t h, unsigned bits)
 {
-	const struct ident_key *c = ctx;
-	const struct frame_ident *a = &c->s->idents[idx], *b = c->k;
+	return (size_t)(h >> (64 - bits));
+}
 
-	return a->dso == b->dso && a->sym == b->sym && a->addr == b->addr && a->kernel == b->kernel;
+static bool idents_grow(struct perfev_session *s)
+{
+	unsigned bits = s->idents ? s->ident_bits + 1 : 12;
+	size_t cap = (size_t)1 << bits, old = s->idents ? (size_t)1 << s->ident_bits : 0;
+	struct frame_ident *n;
+
+	if (bits > 32 || !(n = table_calloc(cap, sizeof(*n))))
+		return false;
+	for (size_t i = 0; i < old; i++) {
+		const struct frame_ident *o = &s->idents[i];
+		size_t j;
+
+		if (!o->id)
+			continue;
+		j = ident_slot(hash_mix(hash_mix((uintptr_t)o->dso, (uintptr_t)o->sym), o->addr ^ o->kernel), bits);
+		while (n[j].id)
+			j = (j + 1) & (cap - 1);
+		n[j] = *o;
+	}
+	if (s->idents)
+		table_free(s->idents, old, sizeof(*s->idents));
+	s->idents = n;
+	s->ident_bits = bits;
+	return true;
 }
 
 /* The id of f's identity, numbering it when new; 0 when out of memory (f then has none). */
 static uint32_t frame_id(struct perfev_session *s, const struct perfev_frame *f)
 {
-	struct frame_ident k = { f->dso, f->sym, f->sym ? 0 : f->addr, f->kernel };
-	struct ident_key c = { s, &k };
+	struct frame_ident k = { f->dso, f->sym, f->sym ? 0 : f->addr, 0, f->kernel };
 	uint64_t h = hash_mix(hash_mix((uintptr_t)k.dso, (uintptr_t)k.sym), k.addr ^ k.kernel);
-	int64_t i = idxhash_find(&s->ident_hash, h, ident_eq, &c);
+	size_t cap, j;
 
-	if (i >= 0)
-		return i + 1;
-	if (s->nr_idents >= UINT32_MAX - 1 ||
-	    !array_grow((void **)&s->idents, &s->cap_idents, s->nr_idents + 1, sizeof(*s->idents)) ||
-	    idxhash_insert(&s->ident_hash, h, s->nr_idents) < 0)
+	/* At most half full: short probes, and always a free slot. */
+	if ((!s->idents || (s->nr_idents + 1) * 2 > ((size_t)1 << s->ident_bits)) && !idents_grow(s))
 		return 0;
-	s->idents[s->nr_idents++] = k;
-	return s->nr_idents;
+	cap = (size_t)1 << s->ident_bits;
+	for (j = ident_slot(h, s->ident_bits); s->idents[j].id; j = (j + 1) & (cap - 1)) {
+		const struct frame_ident *e = &s->idents[j];
+
+		if (e->dso == k.dso && e->sym == k.sym && e->addr == k.addr && e->kernel == k.kernel)
+			return e->id;
+	}
+	if (s->nr_idents >= UINT32_MAX - 1)
+		return 0;
+	k.id = (uint32_t)++s->nr_idents;
+	s->idents[j] = k;
+	return k.id;
 }
 
 static void resolve_slow(struct perfev_session *s, struct perfev_thread *t, struct perfev_frame *f,
