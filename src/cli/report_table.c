@@ -284,8 +284,6 @@ static void graphs_wait(struct graphs *g)
 {
 	if (g->running)
 		pthread_join(g->thread, NULL);
-	if (!g->running && g->text)
-		memset(g->text, 0, g->t->nr * sizeof(*g->text));
 	g->running = false;
 }
 
