@@ -110,7 +110,8 @@ perfev_profile__thread(const struct perfev_profile *p, size_t i);
 
 /*
  * A frame's name: the symbol's (or the inlined function's), else the
- * address as perf prints it ("0x00007f0012345678"); into buf, returned.
+ * address as perf's table prints it ("0x00007f0012345678", and
+ * "0000000000000000" for zero); into buf, returned.
  */
 PERFEV_API const char *perfev_profile_frame__name(const struct perfev_profile_frame *f, char *buf,
 						  size_t size);

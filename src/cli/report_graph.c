@@ -5,6 +5,8 @@
  * single-child runs as columns, branches as "|--12.34%--name", percentages
  * of the event's total, branches below the threshold left out.
  */
+#include <inttypes.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -112,9 +114,16 @@ static bool path_room(struct gctx *g, size_t n)
 	return true;
 }
 
+/* Call graphs show an unresolved address unpadded ("0x3b952c90", "0"), as perf's do. */
 static const char *fname(struct gctx *g, uint32_t frame, char *buf, size_t size)
 {
-	return perfev_profile_frame__name(perfev_profile__frame(g->p, frame), buf, size);
+	const struct perfev_profile_frame *f = perfev_profile__frame(g->p, frame);
+
+	if (!f->sym && !f->inline_name) {
+		snprintf(buf, size, "%#" PRIx64, f->addr);
+		return buf;
+	}
+	return perfev_profile_frame__name(f, buf, size);
 }
 
 static double pct(const struct gctx *g, uint64_t w)

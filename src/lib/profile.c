@@ -487,6 +487,7 @@ const char *perfev_profile_frame__name(const struct perfev_profile_frame *f, cha
 	else if (f->sym)
 		snprintf(buf, size, "%s", f->sym->name);
 	else
-		snprintf(buf, size, "0x%016" PRIx64, f->addr);
+		/* printf's %#018llx: no 0x before a zero, as perf's table shows it. */
+		snprintf(buf, size, f->addr ? "0x%016" PRIx64 : "%016" PRIx64, f->addr);
 	return buf;
 }
