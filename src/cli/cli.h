@@ -38,6 +38,8 @@ extern FILE *cli_result_stream;
 bool cli_append_list(char **list, const char *item);
 /* The library's log callback of -v: everything to stderr, debug lines marked. */
 int cli_vprint(enum perfev_print_level level, const char *fmt, va_list ap);
+/* Nanoseconds on the monotonic clock, for elapsed times. */
+uint64_t cli_now_ns(void);
 /* Exit status of a command, as a shell reports it (128 + signal when killed). */
 int cli_exit_code(int status);
 /*

@@ -6,7 +6,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 #include <unistd.h>
 
 #include "cli.h"
@@ -366,15 +365,6 @@ static void show_progress(struct report_state *st, bool done)
 			total / 1e6);
 }
 
-/* Seconds on the monotonic clock, for -v's account of where the time went. */
-static double now_s(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec + ts.tv_nsec / 1e9;
-}
-
 static int on_sample(void *ctx, const struct perfev_session_sample *ss)
 {
 	struct report_state *st = ctx;
@@ -485,7 +475,7 @@ int cmd_report(int argc, char **argv)
 	if (!st.s)
 		goto out;
 	st.progress = !o.quiet && isatty(STDERR_FILENO);
-	double t0 = now_s();
+	uint64_t t0 = cli_now_ns();
 
 	err = perfev_session__process(st.s, on_sample, &st);
 	if (st.progress)
@@ -504,7 +494,7 @@ int cmd_report(int argc, char **argv)
 
 	if (o.verbose)
 		cli_note("%" PRIu64 " samples read and added to the call trees in %.3f s",
-			 ss->nr_samples, now_s() - t0);
+			 ss->nr_samples, (cli_now_ns() - t0) / 1e9);
 	if (!ss->nr_samples) {
 		cli_error("'%s' holds no samples", o.input);
 		goto out;

@@ -59,14 +59,6 @@ struct stat_opts {
 	char **argv;
 };
 
-static uint64_t now_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
-}
-
 static bool parse_args(int argc, char **argv, struct stat_opts *o, int *ret)
 {
 	enum { OPT_JSON = 256 };
@@ -226,7 +218,7 @@ static int wait_loop(struct run_state *rs, long interval_ms)
 			return sig;
 		}
 		if (next) {
-			uint64_t t = now_ns();
+			uint64_t t = cli_now_ns();
 
 			if (t >= next) {
 				int err = perfev_evlist__read(rs->el);
@@ -338,7 +330,7 @@ static int stat_main(struct stat_opts *o)
 			/* Without pidfds the process is counted until a signal. */
 		}
 		stat_printer__start_run(pr);
-		rs.t0 = now_ns();
+		rs.t0 = cli_now_ns();
 		if (w) {
 			err = perfev_workload__start(w);
 			if (err) {
@@ -351,7 +343,7 @@ static int stat_main(struct stat_opts *o)
 			}
 		}
 		sig = wait_loop(&rs, o->interval_ms);
-		uint64_t elapsed = now_ns() - rs.t0;
+		uint64_t elapsed = cli_now_ns() - rs.t0;
 
 		if (sig < 0) {
 			perfev_workload__delete(w);

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/wait.h>
+#include <time.h>
 
 #include "cli.h"
 #include "perfev/perfev.h"
@@ -84,6 +85,14 @@ int cli_vprint(enum perfev_print_level level, const char *fmt, va_list ap)
 	if (level == PERFEV_DEBUG)
 		fputs("perfev: debug: ", stderr);
 	return vfprintf(stderr, fmt, ap);
+}
+
+uint64_t cli_now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
 }
 
 int cli_exit_code(int status)

@@ -13,8 +13,8 @@
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
+#include "cli.h"
 #include "report.h"
 
 static const char *const key_titles[NR_KEYS] = { "Command", "Pid:Command", "Tid:Command",
@@ -297,14 +297,6 @@ static void graphs_free(struct graphs *g)
 	free(g->len);
 }
 
-static double now_s(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec + ts.tv_nsec / 1e9;
-}
-
 bool report_table_print(FILE *f, const struct perfev_profile *p, const struct report_opts *o,
 			struct report_print_stats *ps)
 {
@@ -317,7 +309,7 @@ bool report_table_print(FILE *f, const struct perfev_profile *p, const struct re
 	bool need[NR_KEYS] = { false }, ok = false;
 	size_t nshow = 0, width[NR_KEYS + 4] = { 0 };
 	int cols[NR_KEYS + 4], nc = 0;
-	double t0 = now_s();
+	uint64_t t0 = cli_now_ns();
 
 	if (report_table_build(p, o, &t) < 0)
 		return false;
@@ -359,8 +351,8 @@ bool report_table_print(FILE *f, const struct perfev_profile *p, const struct re
 	if (!report_sort_rows(rows, nshow, o->keys, o->nr_keys, order))
 		goto out;
 	graphs_wait(&gr);
-	ps->sort_s = now_s() - t0;
-	t0 = now_s();
+	ps->sort_s = (cli_now_ns() - t0) / 1e9;
+	t0 = cli_now_ns();
 	for (int c = 0; c < nc; c++) {
 		width[c] = strlen(col_title(cols[c], o->children));
 		if (cols[c] >= NR_KEYS && width[c] < 8)
@@ -439,7 +431,7 @@ bool report_table_print(FILE *f, const struct perfev_profile *p, const struct re
 	fputc('\n', f);
 	ps->nr_entries = t.nr;
 	ps->nr_shown = nshow;
-	ps->print_s = now_s() - t0;
+	ps->print_s = (cli_now_ns() - t0) / 1e9;
 	ok = true;
 out:
 	graphs_free(&gr);

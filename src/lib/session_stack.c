@@ -11,6 +11,11 @@
 #include "internal.h"
 #include "session_int.h"
 
+static uint64_t ident_hash(const struct frame_ident *k)
+{
+	return hash_mix(hash_mix((uintptr_t)k->dso, (uintptr_t)k->sym), k->addr ^ k->kernel);
+}
+
 static size_t ident_slot(uint64_t h, unsigned bits)
 {
 	return (size_t)(h >> (64 - bits));
@@ -30,7 +35,7 @@ static bool idents_grow(struct perfev_session *s)
 
 		if (!o->id)
 			continue;
-		j = ident_slot(hash_mix(hash_mix((uintptr_t)o->dso, (uintptr_t)o->sym), o->addr ^ o->kernel), bits);
+		j = ident_slot(ident_hash(o), bits);
 		while (n[j].id)
 			j = (j + 1) & (cap - 1);
 		n[j] = *o;
@@ -46,7 +51,7 @@ static bool idents_grow(struct perfev_session *s)
 static uint32_t frame_id(struct perfev_session *s, const struct perfev_frame *f)
 {
 	struct frame_ident k = { f->dso, f->sym, f->sym ? 0 : f->addr, 0, f->kernel };
-	uint64_t h = hash_mix(hash_mix((uintptr_t)k.dso, (uintptr_t)k.sym), k.addr ^ k.kernel);
+	uint64_t h = ident_hash(&k);
 	size_t cap, j;
 
 	/* At most half full: short probes, and always a free slot. */
