@@ -23,7 +23,7 @@
 #include <unistd.h>
 
 #include "perfev/perfev.h"
-#include "selfmon_int.h"
+#include "selfmon/selfmon_int.h"
 
 #define ROUNDS 31
 #define READS 20000

@@ -19,7 +19,7 @@
 #include <string.h>
 
 #include "perfev/perfev.h"
-#include "ring_int.h"
+#include "sample/ring_int.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

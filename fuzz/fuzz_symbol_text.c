@@ -9,7 +9,7 @@
 #include <string.h>
 
 #include "perfev/perfev.h"
-#include "symbols_int.h"
+#include "symbols/symbols_int.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

@@ -1,5 +1,5 @@
 #!/bin/sh
-# Runs every test of one build: the cmocka binaries (BUILD/tests/test_*) and the
+# Runs every test of one build: the cmocka binaries (BUILD/tests/*/test_*) and the
 # CLI scripts (tests/cli/*.sh).  Prints each file's outcome and, last, the line
 # "N passed, N failed, N skipped"; writes those three numbers to RESULTS.
 # Exits 1 when anything failed.
@@ -40,7 +40,7 @@ account() { # name log p f s status
 	fi
 }
 
-for t in "$BUILD"/tests/test_*; do
+for t in "$BUILD"/tests/*/test_*; do
 	[ -x "$t" ] || continue
 	case $t in *.o|*.d) continue ;; esac
 	name=$(basename "$t")

@@ -23,7 +23,7 @@ check() { # name status log
 	fi
 }
 
-"$TSAN/tests/test_session" >"$TSAN/test_session.log" 2>&1
+"$TSAN/tests/session/test_session" >"$TSAN/test_session.log" 2>&1
 check test_session $? "$TSAN/test_session.log"
 
 # About 4,000 samples with call graphs: many batches of the inserter.

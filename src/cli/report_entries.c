@@ -9,7 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "idxhash.h"
+#include "util/idxhash.h"
 #include "report.h"
 
 struct proj {

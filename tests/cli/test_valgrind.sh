@@ -34,7 +34,7 @@ vg "perfev stat -I and CSV is memcheck clean" "$PERFEV" stat -I 50 -x, -e task-c
 vg "perfev stat on a bad spec is memcheck clean" "$PERFEV" stat -e '{cylces,page-faults' -- true
 vg "perfev list is memcheck clean" "$PERFEV" list
 vg "the perf.data writer (file, pipe, zstd, write errors) is memcheck clean" \
-	"$BUILD_DIR/tests/test_perfdata_write"
+	"$BUILD_DIR/tests/perfdata/test_perfdata_write"
 vg "perfev record -g of a command is memcheck clean" "$PERFEV" record -g -o "$TMP/v.data" -- "$HELPERS/hot" 10
 vg "perfev record -z --call-graph dwarf with a group is memcheck clean" \
 	"$PERFEV" record -z --call-graph dwarf -e '{cpu-clock,page-faults}:S' -o "$TMP/v.data" -- "$HELPERS/hot" 10

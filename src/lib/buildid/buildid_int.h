@@ -1,0 +1,22 @@
+/* SPDX-License-Identifier: MIT */
+/* Build ids inside the library: what synth/ and symbols/ use of buildid/; never installed. */
+#ifndef PERFEV_BUILDID_INT_H
+#define PERFEV_BUILDID_INT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+/* The longest build id (SHA-1), as MMAP2 records and perf's HEADER_BUILD_ID carry them. */
+#define BUILD_ID_MAX 20
+
+/* The build id of an open file; the error messages name it name. */
+int build_id__read_fd(int fd, const char *name, uint8_t *id, size_t size);
+/*
+ * The NT_GNU_BUILD_ID note among len bytes of notes (name and desc padded
+ * to align, 4 or 8); -ENOENT without setting an error when there is none.
+ */
+int build_id__parse_notes(const void *notes, size_t len, bool big, size_t align, const char *where,
+			  uint8_t *id, size_t size);
+
+#endif

@@ -1,0 +1,211 @@
+/* SPDX-License-Identifier: MIT */
+/* Tracepoints "sys:name": their ids from tracefs's events/SYS/NAME/id. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "events/events_int.h"
+
+#define TP_PATH_MAX 4096
+
+static const char *tracefs_override;
+
+void tracefs__set_root(const char *dir)
+{
+	tracefs_override = dir;
+}
+
+static bool has_events_dir(const char *dir)
+{
+	char path[TP_PATH_MAX];
+	struct stat st;
+
+	return path_join(path, sizeof(path), dir, "events", NULL, NULL) && !stat(path, &st) &&
+	       S_ISDIR(st.st_mode);
+}
+
+/* Undoes the octal escapes (\040 for a space...) of a /proc/mounts field in place. */
+static void unescape_mount_field(char *s)
+{
+	char *out = s;
+
+	while (*s) {
+		if (s[0] == '\\' && s[1] >= '0' && s[1] <= '3' && s[2] >= '0' && s[2] <= '7' &&
+		    s[3] >= '0' && s[3] <= '7') {
+			*out++ = (char)((s[1] - '0') << 6 | (s[2] - '0') << 3 | (s[3] - '0'));
+			s += 4;
+		} else {
+			*out++ = *s++;
+		}
+	}
+	*out = '\0';
+}
+
+static bool tracefs_from_mounts(char *buf, size_t size)
+{
+	char line[TP_PATH_MAX];
+	bool found = false;
+	FILE *f = fopen("/proc/mounts", "re");
+
+	if (!f)
+		return false;
+	while (!found && fgets(line, sizeof(line), f)) {
+		char *save = NULL, *dir, *type;
+
+		if (!strtok_r(line, " \t\n", &save))
+			continue;
+		dir = strtok_r(NULL, " \t\n", &save);
+		type = strtok_r(NULL, " \t\n", &save);
+		if (!dir || !type || strcmp(type, "tracefs"))
+			continue;
+		unescape_mount_field(dir);
+		found = has_events_dir(dir) && str_copy(buf, size, dir);
+	}
+	fclose(f);
+	return found;
+}
+
+/* Finds tracefs without touching the error explanation. */
+static bool tracefs_locate(char *buf, size_t size)
+{
+	static const char *const fallbacks[] = { "/sys/kernel/tracing",
+						 "/sys/kernel/debug/tracing" };
+
+	if (tracefs_override)
+		return has_events_dir(tracefs_override) && str_copy(buf, size, tracefs_override);
+	if (tracefs_from_mounts(buf, size))
+		return true;
+	for (size_t i = 0; i < ARRAY_SIZE(fallbacks); i++)
+		if (has_events_dir(fallbacks[i]) && str_copy(buf, size, fallbacks[i]))
+			return true;
+	return false;
+}
+
+int tracefs__find(char *buf, size_t size)
+{
+	if (tracefs_locate(buf, size))
+		return 0;
+	return set_error(PERFEV_ERR_NOTRACEFS,
+			 "tracefs is not mounted, so tracepoints are unavailable; mount it with "
+			 "'mount -t tracefs nodev /sys/kernel/tracing' (as root)");
+}
+
+bool tracepoint__sys_exists(const char *sys)
+{
+	char dir[TP_PATH_MAX], path[TP_PATH_MAX];
+	struct stat st;
+
+	if (!name_is_path_safe(sys) || !tracefs_locate(dir, sizeof(dir)))
+		return false;
+	return path_join(path, sizeof(path), dir, "events", sys, NULL) && !stat(path, &st) &&
+	       S_ISDIR(st.st_mode);
+}
+
+static bool tp_has_id(const char *dir, const char *sys, const char *name)
+{
+	char events[TP_PATH_MAX], path[TP_PATH_MAX];
+
+	return path_join(events, sizeof(events), dir, "events", NULL, NULL) &&
+	       path_join(path, sizeof(path), events, sys, name, "id") && !access(path, F_OK);
+}
+
+static int unknown_tracepoint(const char *dir, const char *sys, const char *name,
+			      const char *spec)
+{
+	char path[TP_PATH_MAX], display[SUGGEST_LEN];
+	struct name_list l = { 0 };
+	struct suggest s;
+	struct stat st;
+
+	if (path_join(path, sizeof(path), dir, "events", sys, NULL) && !stat(path, &st) &&
+	    S_ISDIR(st.st_mode)) {
+		name_list__read_dir(&l, path, true);
+		suggest__init(&s, name);
+		for (size_t i = 0; i < l.nr; i++)
+			if ((size_t)snprintf(display, sizeof(display), "%s:%s", sys, l.names[i]) <
+			    sizeof(display))
+				suggest__add(&s, l.names[i], display);
+		set_error(PERFEV_ERR_UNKNOWN_EVENT, "unknown tracepoint '%s': subsystem '%s' has no "
+			  "event '%s'", spec, sys, name);
+	} else {
+		/* A mistyped subsystem: offer close ones, with the event when they have it. */
+		if (path_join(path, sizeof(path), dir, "events", NULL, NULL))
+			name_list__read_dir(&l, path, true);
+		suggest__init(&s, sys);
+		for (size_t i = 0; i < l.nr; i++) {
+			const char *cand = l.names[i];
+
+			if (tp_has_id(dir, cand, name))
+				snprintf(display, sizeof(display), "%s:%s", cand, name);
+			else
+				snprintf(display, sizeof(display), "%s", cand);
+			suggest__add(&s, cand, display);
+		}
+		set_error(PERFEV_ERR_UNKNOWN_EVENT,
+			  "unknown event '%s': no tracepoint subsystem '%s' in %s/events", spec, sys,
+			  dir);
+	}
+	suggest__append_then(&s, "run 'perfev list' to see every event");
+	name_list__free(&l);
+	return -PERFEV_ERR_UNKNOWN_EVENT;
+}
+
+int tracepoint__parse(const char *sys, const char *name, const char *spec,
+		      struct perf_event_attr *attr)
+{
+	char dir[TP_PATH_MAX], events[TP_PATH_MAX], path[TP_PATH_MAX];
+	uint64_t id;
+	int err;
+
+	if (!name_is_path_safe(sys) || !name_is_path_safe(name))
+		return set_error(PERFEV_ERR_SYNTAX,
+				 "malformed tracepoint '%s': expected subsystem:event of letters, "
+				 "digits, '_', '-' and '.'",
+				 spec);
+	err = tracefs__find(dir, sizeof(dir));
+	if (err)
+		return err;
+	if (!path_join(events, sizeof(events), dir, "events", NULL, NULL) ||
+	    !path_join(path, sizeof(path), events, sys, name, "id"))
+		return set_error(ENAMETOOLONG, "tracepoint name '%s' is too long", spec);
+	err = read_u64_file(path, &id);
+	if (err == -ENOENT || err == -ENOTDIR)
+		return unknown_tracepoint(dir, sys, name, spec);
+	if (err == -PERFEV_ERR_SYNTAX)
+		return set_error(PERFEV_ERR_FORMAT, "malformed tracepoint id in %s", path);
+	if (err < 0)
+		return set_error(-err, "cannot read the id of tracepoint '%s' from %s: %s", spec,
+				 path, strerror(-err));
+	attr->type = PERF_TYPE_TRACEPOINT;
+	attr->config = id;
+	return 0;
+}
+
+int tracepoint__for_each(tracepoint_cb cb, void *ctx)
+{
+	char dir[TP_PATH_MAX], events[TP_PATH_MAX], path[TP_PATH_MAX];
+	struct name_list systems = { 0 };
+	int ret = 0;
+
+	ret = tracefs__find(dir, sizeof(dir));
+	if (ret)
+		return ret;
+	if (!path_join(events, sizeof(events), dir, "events", NULL, NULL))
+		return 0;
+	name_list__read_dir(&systems, events, true);
+	for (size_t i = 0; i < systems.nr && !ret; i++) {
+		struct name_list names = { 0 };
+
+		if (!path_join(path, sizeof(path), events, systems.names[i], NULL, NULL))
+			continue;
+		name_list__read_dir(&names, path, true);
+		for (size_t j = 0; j < names.nr && !ret; j++)
+			if (tp_has_id(dir, systems.names[i], names.names[j]))
+				ret = cb(systems.names[i], names.names[j], ctx);
+		name_list__free(&names);
+	}
+	name_list__free(&systems);
+	return ret;
+}

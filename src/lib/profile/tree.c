@@ -1,0 +1,172 @@
+// SPDX-License-Identifier: MIT
+/*
+ * The profile's tree of nodes: a stack of interned frame indices goes in
+ * below its thread's node, each level found by the hash of its path.  The
+ * bottom of the profile: the background inserter (inserter.c) and the
+ * profile's API (profile.c) call it; it calls neither.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "util/internal.h"
+#include "profile/profile_int.h"
+
+/*
+ * Nodes are found by a hash of their whole path (thread, then frames from the
+ * outermost), which a stack gives for every level before any lookup: the
+ * slots of all levels are prefetched together instead of one miss after
+ * another.  The node's parent and frame are compared too, so a collision of
+ * path hashes cannot merge two paths.
+ */
+static uint64_t thread_key(uint32_t thread)
+{
+	return hash_mix(thread, 0x7468726561640000ull);
+}
+
+static uint32_t key_tag(uint64_t key)
+{
+	return (uint32_t)(key >> 32);
+}
+
+/* A tag's home slot: Fibonacci hashing, so that slots near each other hold unrelated tags. */
+static size_t child_slot(uint32_t tag, unsigned bits)
+{
+	return bits ? (uint32_t)(tag * 0x9e3779b1u) >> (32 - bits) : 0;
+}
+
+static bool children_grow(struct perfev_profile *p)
+{
+	unsigned bits = p->cap_children ? p->children_bits + 1 : 10;
+	size_t cap = (size_t)1 << bits;
+	struct child_slot *n;
+
+	if (bits > 31 || !(n = table_calloc(cap, sizeof(*n))))
+		return false;
+	for (size_t i = 0; i < p->cap_children; i++) {
+		struct child_slot *o = &p->children[i];
+		size_t j;
+
+		if (!o->node1)
+			continue;
+		for (j = child_slot(o->tag, bits); n[j].node1; j = (j + 1) & (cap - 1))
+			;
+		n[j] = *o;
+	}
+	table_free(p->children, p->cap_children, sizeof(*p->children));
+	p->children = n;
+	p->cap_children = cap;
+	p->children_bits = bits;
+	return true;
+}
+
+static int64_t child(struct perfev_profile *p, uint32_t parent, uint32_t frame, uint32_t thread,
+		     uint64_t key)
+{
+	struct perfev_profile_node *n;
+	uint32_t tag = key_tag(key);
+	size_t j;
+
+	if ((p->nr_children + 1) * 2 > p->cap_children && !children_grow(p))
+		return -1;
+	for (j = child_slot(tag, p->children_bits); p->children[j].node1;
+	     j = (j + 1) & (p->cap_children - 1)) {
+		const struct child_slot *c = &p->children[j];
+
+		/* Thread nodes share their parent (the root) and frame (none): the thread tells them apart. */
+		if (c->tag == tag && p->nodes[c->node1 - 1].parent == parent &&
+		    p->nodes[c->node1 - 1].frame == frame && p->nodes[c->node1 - 1].thread == thread)
+			return c->node1 - 1;
+	}
+	if (p->nr_nodes >= PERFEV_PROFILE_NONE - 1 ||
+	    !array_grow((void **)&p->nodes, &p->cap_nodes, p->nr_nodes + 1, sizeof(*p->nodes)))
+		return -1;
+	p->children[j].tag = tag;
+	p->children[j].node1 = p->nr_nodes + 1;
+	p->nr_children++;
+	n = &p->nodes[p->nr_nodes];
+	*n = (struct perfev_profile_node){ .frame = frame, .thread = thread, .parent = parent,
+					   .first_child = PERFEV_PROFILE_NONE,
+					   .next_sibling = p->nodes[parent].first_child,
+					   .depth = p->nodes[parent].depth + 1 };
+	p->nodes[parent].first_child = p->nr_nodes;
+	return p->nr_nodes++;
+}
+
+int profile_insert(struct perfev_profile *p, uint32_t th, const uint32_t *path, size_t n,
+		   uint64_t weight)
+{
+	int64_t node;
+	uint64_t key = thread_key(th);
+
+	node = child(p, 0, PERFEV_PROFILE_NONE, th, key);
+	if (node < 0)
+		return set_error(ENOMEM, "profile: out of memory");
+	p->nodes[0].total += weight;
+	p->nodes[0].total_samples++;
+	p->nodes[node].total += weight;
+	p->nodes[node].total_samples++;
+	size_t same = 0;
+	struct prev_stack *ps;
+
+	if ((size_t)th >= p->cap_prev) {
+		size_t cap = (size_t)th * 2 + 8;
+		struct prev_stack *np = realloc(p->prev, cap * sizeof(*np));
+
+		if (!np)
+			return set_error(ENOMEM, "profile: out of memory");
+		memset(np + p->cap_prev, 0, (cap - p->cap_prev) * sizeof(*np));
+		p->prev = np;
+		p->cap_prev = cap;
+	}
+	ps = &p->prev[th];
+	while (same < n && same < ps->nr && path[same] == ps->path[same])
+		same++;
+	if (n > ps->cap) {
+		size_t cap = n * 2;
+		uint32_t *a = realloc(ps->path, cap * sizeof(*a)), *b;
+
+		if (a)
+			ps->path = a;
+		b = a ? realloc(ps->nodes, cap * sizeof(*b)) : NULL;
+		if (!b)
+			return set_error(ENOMEM, "profile: out of memory");
+		ps->nodes = b;
+		ps->cap = cap;
+	}
+	if (!array_grow((void **)&p->keys, &p->cap_keys, n + 1, sizeof(*p->keys)))
+		return set_error(ENOMEM, "profile: out of memory");
+	if (same < n && (p->nr_children + n) * 2 > p->cap_children && !children_grow(p))
+		return set_error(ENOMEM, "profile: out of memory");
+	for (size_t i = 0; i < n; i++) {
+		key = hash_mix(key, path[i]);
+		p->keys[i] = key;
+		if (i >= same && p->cap_children)
+			__builtin_prefetch(&p->children[child_slot(key_tag(key), p->children_bits)]);
+	}
+	/* Then the nodes the slots name, whose parent and frame the lookup compares. */
+	for (size_t i = same; i < n && p->cap_children; i++) {
+		const struct child_slot *c =
+			&p->children[child_slot(key_tag(p->keys[i]), p->children_bits)];
+
+		if (c->node1 && c->tag == key_tag(p->keys[i]))
+			__builtin_prefetch(&p->nodes[c->node1 - 1], 1);
+	}
+	for (size_t i = 0; i < n; i++) {
+		if (i < same)
+			node = ps->nodes[i];
+		else
+			node = child(p, node, path[i], th, p->keys[i]);
+		if (node < 0) {
+			ps->nr = 0;
+			return set_error(ENOMEM, "profile: out of memory");
+		}
+		p->nodes[node].total += weight;
+		p->nodes[node].total_samples++;
+		ps->path[i] = path[i];
+		ps->nodes[i] = node;
+	}
+	ps->nr = n;
+	p->nodes[node].self += weight;
+	p->nodes[node].self_samples++;
+	return 0;
+}

@@ -1,0 +1,414 @@
+// SPDX-License-Identifier: MIT
+/*
+ * The session: reads a perf.data file, puts its records in time order
+ * within FINISHED_ROUND windows (as perf's ordered events do), keeps the
+ * threads and maps current, and hands each sample to the caller with its
+ * stack resolved.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "util/internal.h"
+#include "perfev/evlist.h"
+#include "session/session_int.h"
+
+#define DEFAULT_MAX_FRAMES 512
+#define MAX_FRAMES_LIMIT 65536
+
+/* Sessions number their frames' ids apart: a profile fed by two sessions must not mix them. */
+static uint32_t last_id_space;
+
+struct perfev_session *perfev_session__open(const char *path,
+					    const struct perfev_session_opts *opts)
+{
+	struct perfev_session *s;
+	int err;
+
+	if (opts && opts->sz < sizeof(size_t))
+		return set_error_ptr(EINVAL, "perfev_session_opts.sz is %zu, too small", opts->sz);
+	s = calloc(1, sizeof(*s));
+	if (!s)
+		return set_error_ptr(ENOMEM, "session: out of memory");
+	if (opts)
+		memcpy(&s->opts, opts, opts->sz < sizeof(s->opts) ? opts->sz : sizeof(s->opts));
+	if (s->opts.max_frames > MAX_FRAMES_LIMIT) {
+		free(s);
+		return set_error_ptr(EINVAL, "session: max_frames %u is above the limit of %u",
+				     opts->max_frames, MAX_FRAMES_LIMIT);
+	}
+	s->opts.sz = sizeof(s->opts);
+	if (!s->opts.max_frames)
+		s->opts.max_frames = DEFAULT_MAX_FRAMES;
+	s->kernel.pid = -1;
+	s->reader = perfev_data_reader__open(path, s->opts.reader_opts);
+	if (!s->reader)
+		goto err_out;
+	s->sy = s->opts.symbolizer;
+	if (!s->sy) {
+		s->sy = perfev_symbolizer__new(NULL);
+		s->own_sy = true;
+		if (!s->sy)
+			goto err_out;
+	}
+	if (!s->opts.no_unwind) {
+		s->unwinder = perfev_unwinder__new(NULL);
+		if (!s->unwinder)
+			goto err_out;
+	}
+	/* Without the cache everything still works, only slower. */
+	s->rcache = table_calloc(1u << RCACHE_BITS, sizeof(*s->rcache));
+	s->id_space = __atomic_add_fetch(&last_id_space, 1, __ATOMIC_RELAXED);
+	s->frames = calloc(s->opts.max_frames, sizeof(*s->frames));
+	s->ips = calloc(s->opts.max_frames, sizeof(*s->ips));
+	if (!s->frames || !s->ips) {
+		errno = ENOMEM;
+		goto err_out;
+	}
+	/* Time order needs every event's samples to carry their time. */
+	s->ordered = !s->opts.file_order;
+	return s;
+err_out:
+	err = errno;
+	perfev_session__delete(s);
+	errno = err;
+	return NULL;
+}
+
+void perfev_session__delete(struct perfev_session *s)
+{
+	if (!s)
+		return;
+	perfev_unwinder__delete(s->unwinder);
+	if (s->own_sy)
+		perfev_symbolizer__delete(s->sy);
+	perfev_data_reader__delete(s->reader);
+	sess_threads_free(s);
+	free(s->q);
+	free(s->qbuf);
+	table_free(s->rcache, 1u << RCACHE_BITS, sizeof(*s->rcache));
+	if (s->idents)
+		table_free(s->idents, (size_t)1 << s->ident_bits, sizeof(*s->idents));
+	free(s->frames);
+	free(s->ips);
+	free(s->evsels);
+	free(s->sids);
+	idxhash_free(&s->sid_hash);
+	free(s);
+}
+
+struct perfev_data_reader *perfev_session__reader(const struct perfev_session *s)
+{
+	return s->reader;
+}
+
+struct perfev_symbolizer *perfev_session__symbolizer(const struct perfev_session *s)
+{
+	return s->sy;
+}
+
+const struct perfev_session_stats *perfev_session__stats(const struct perfev_session *s)
+{
+	return &s->stats;
+}
+
+int perfev_session__evsel_stats(const struct perfev_session *s, size_t evsel,
+				uint64_t *nr_samples, uint64_t *period, uint64_t *lost)
+{
+	struct sevsel z = { 0 };
+	const struct sevsel *e = evsel < s->nr_evsels ? &s->evsels[evsel] : &z;
+
+	if (evsel >= perfev_data_reader__nr_evsels(s->reader))
+		return -ENOENT;
+	if (nr_samples)
+		*nr_samples = e->nr_samples;
+	if (period)
+		*period = e->period;
+	if (lost)
+		*lost = e->lost;
+	return 0;
+}
+
+static struct sevsel *evsel_stats(struct perfev_session *s, int evsel)
+{
+	if (evsel < 0)
+		return NULL;
+	if ((size_t)evsel >= s->nr_evsels) {
+		size_t n = (size_t)evsel + 8;
+		struct sevsel *e = realloc(s->evsels, n * sizeof(*e));
+
+		if (!e)
+			return NULL;
+		memset(e + s->nr_evsels, 0, (n - s->nr_evsels) * sizeof(*e));
+		s->evsels = e;
+		s->nr_evsels = n;
+	}
+	return &s->evsels[evsel];
+}
+
+struct sid_key {
+	const struct perfev_session *s;
+	uint64_t id;
+};
+
+static bool sid_eq(const void *ctx, uint32_t idx)
+{
+	const struct sid_key *k = ctx;
+
+	return k->s->sids[idx].id == k->id;
+}
+
+/* The increase of the count of event id since its previous sample (perf's per-id deltas). */
+static uint64_t id_delta(struct perfev_session *s, uint64_t id, uint64_t value)
+{
+	struct sid_key k = { s, id };
+	uint64_t h = hash_mix(id, 3), prev;
+	int64_t i = idxhash_find(&s->sid_hash, h, sid_eq, &k);
+
+	if (i < 0) {
+		if (!array_grow((void **)&s->sids, &s->cap_sids, s->nr_sids + 1, sizeof(*s->sids)) ||
+		    idxhash_insert(&s->sid_hash, h, s->nr_sids) < 0)
+			return 0;
+		i = s->nr_sids++;
+		s->sids[i].id = id;
+		s->sids[i].last = 0;
+	}
+	prev = s->sids[i].last;
+	s->sids[i].last = value;
+	return value >= prev ? value - prev : 0;
+}
+
+/* A sample without PERF_SAMPLE_PERIOD stands for its event's fixed period (perf's reading). */
+static uint64_t fixed_period(const struct perfev_session *s, int evsel)
+{
+	const struct perf_event_attr *a =
+		evsel >= 0 ? perfev_data_reader__attr(s->reader, (size_t)evsel) : NULL;
+
+	return a && !a->freq && a->sample_period ? a->sample_period : 1;
+}
+
+static int deliver_sample(struct perfev_session *s, const struct perfev_data_event *ev,
+			  perfev_session_sample_fn fn, void *ctx)
+{
+	const struct perfev_sample *sm = &ev->rec.sample;
+	struct perfev_session_sample out = { .ev = ev, .evsel = ev->evsel };
+	struct sevsel *es;
+	int pid = sm->sample_type & PERF_SAMPLE_TID ? (int)sm->pid : -1;
+	int tid = sm->sample_type & PERF_SAMPLE_TID ? (int)sm->tid : -1;
+
+	s->stats.nr_samples++;
+	if (sm->sample_type & PERF_SAMPLE_TIME) {
+		if (!s->stats.first_time || sm->time < s->stats.first_time)
+			s->stats.first_time = sm->time;
+		if (sm->time > s->stats.last_time)
+			s->stats.last_time = sm->time;
+	}
+	out.thread = sess_thread(s, pid, tid);
+	if (!out.thread)
+		return set_error(ENOMEM, "session: out of memory");
+	out.nr_frames = sess_resolve_stack(s, ev->evsel, out.thread, sm, ev->rec.misc);
+	out.frames = s->frames;
+
+	if ((sm->sample_type & PERF_SAMPLE_READ) && (sm->read.format & PERF_FORMAT_GROUP) &&
+	    (sm->read.format & PERF_FORMAT_ID)) {
+		struct perfev_counts c[64];
+		int n = perfev_read_format__parse(sm->read.format, sm->read.data, sm->read.size, c,
+						  ARRAY_SIZE(c));
+
+		/* Each member counts with the increase of its value, attributed to this stack. */
+		for (int i = 0; i < n && i < (int)ARRAY_SIZE(c); i++) {
+			int e = perfev_data_reader__evsel_of_id(s->reader, c[i].id);
+
+			if (e < 0)
+				continue;
+			out.evsel = e;
+			out.period = id_delta(s, c[i].id, c[i].val);
+			es = evsel_stats(s, e);
+			if (es) {
+				es->nr_samples++;
+				es->period += out.period;
+			}
+			int ret = fn(ctx, &out);
+
+			if (ret)
+				return ret;
+		}
+		if (n > 0)
+			return 0;
+	}
+	out.period = sm->sample_type & PERF_SAMPLE_PERIOD ? sm->period : fixed_period(s, ev->evsel);
+	es = evsel_stats(s, ev->evsel);
+	if (es) {
+		es->nr_samples++;
+		es->period += out.period;
+	}
+	return fn(ctx, &out);
+}
+
+static int deliver(struct perfev_session *s, const struct perfev_data_event *ev,
+		   perfev_session_sample_fn fn, void *ctx)
+{
+	const struct perfev_record *rec = &ev->rec;
+	struct sevsel *es;
+
+	switch (rec->type) {
+	case PERF_RECORD_SAMPLE:
+		return deliver_sample(s, ev, fn, ctx);
+	case PERF_RECORD_LOST:
+		s->stats.nr_lost += rec->lost.lost;
+		s->stats.nr_lost_events++;
+		es = evsel_stats(s, perfev_data_reader__evsel_of_id(s->reader, rec->lost.id));
+		if (es)
+			es->lost += rec->lost.lost;
+		return 0;
+	case PERF_RECORD_LOST_SAMPLES:
+		s->stats.nr_lost_samples += rec->lost_samples.lost;
+		es = evsel_stats(s, ev->evsel);
+		if (es)
+			es->lost += rec->lost_samples.lost;
+		return 0;
+	case PERF_RECORD_THROTTLE:
+		s->stats.nr_throttle++;
+		return 0;
+	default:
+		if (sess_track(s, rec) < 0)
+			return set_error(ENOMEM, "session: out of memory");
+		return 0;
+	}
+}
+
+/* The time a record sorts by; records without one keep their place after the previous. */
+static uint64_t record_time(struct perfev_session *s, const struct perfev_record *rec)
+{
+	if (rec->type == PERF_RECORD_SAMPLE && (rec->sample.sample_type & PERF_SAMPLE_TIME))
+		return rec->sample.time;
+	if (rec->has_sample_id && rec->sample_id.time)
+		return rec->sample_id.time;
+	return s->last_time;
+}
+
+static int queue(struct perfev_session *s, const struct perfev_data_event *ev)
+{
+	uint64_t t = record_time(s, &ev->rec);
+	size_t size = ev->rec.size;
+
+	if (!array_grow((void **)&s->q, &s->cap_q, s->nr_q + 1, sizeof(*s->q)) ||
+	    !array_grow((void **)&s->qbuf, &s->qbuf_cap, s->qbuf_len + size, 1))
+		return set_error(ENOMEM, "session: out of memory queueing records");
+	memcpy(s->qbuf + s->qbuf_len, ev->rec.data, size);
+	s->q[s->nr_q++] = (struct qent){ .time = t, .seq = s->seq++, .offset = ev->offset,
+					 .pos = s->qbuf_len, .size = size, .evsel = ev->evsel,
+					 .compressed = ev->compressed };
+	s->qbuf_len += size;
+	if (t < s->next_flush && s->next_flush)
+		s->stats.nr_unordered++; /* older than what was already delivered */
+	if (t > s->round_max)
+		s->round_max = t;
+	s->last_time = t;
+	return 0;
+}
+
+static int qent_cmp(const void *a, const void *b)
+{
+	const struct qent *x = a, *y = b;
+
+	if (x->time != y->time)
+		return x->time < y->time ? -1 : 1;
+	return x->seq < y->seq ? -1 : x->seq > y->seq;
+}
+
+/* Delivers the queued records with time <= limit, in time order; keeps the rest. */
+static int flush(struct perfev_session *s, uint64_t limit, perfev_session_sample_fn fn, void *ctx)
+{
+	size_t i, keep = 0, keep_len = 0;
+	int ret = 0;
+
+	if (!s->nr_q)
+		return 0;
+	qsort(s->q, s->nr_q, sizeof(*s->q), qent_cmp);
+	for (i = 0; i < s->nr_q && s->q[i].time <= limit; i++) {
+		const struct qent *e = &s->q[i];
+		const struct perfev_sample_fmt *fmt =
+			perfev_data_reader__sample_fmt(s->reader, e->evsel >= 0 ? (size_t)e->evsel : 0);
+		struct perfev_data_event ev = { .evsel = e->evsel, .offset = e->offset,
+						.compressed = e->compressed };
+
+		if (!fmt || perfev_record__parse(fmt, s->qbuf + e->pos, e->size, &ev.rec) < 0)
+			continue; /* the reader decoded it once already */
+		ret = deliver(s, &ev, fn, ctx);
+		if (ret)
+			break;
+	}
+	if (ret) {
+		s->nr_q = 0;
+		s->qbuf_len = 0;
+		return ret;
+	}
+	/* Compact what stays, in its sorted order. */
+	unsigned char *tmp = NULL;
+
+	if (i < s->nr_q) {
+		size_t bytes = 0;
+
+		for (size_t j = i; j < s->nr_q; j++)
+			bytes += s->q[j].size;
+		tmp = malloc(bytes);
+		if (!tmp)
+			return set_error(ENOMEM, "session: out of memory ordering records");
+		for (size_t j = i; j < s->nr_q; j++) {
+			memcpy(tmp + keep_len, s->qbuf + s->q[j].pos, s->q[j].size);
+			s->q[keep] = s->q[j];
+			s->q[keep].pos = keep_len;
+			keep_len += s->q[j].size;
+			keep++;
+		}
+		memcpy(s->qbuf, tmp, keep_len);
+		free(tmp);
+	}
+	s->nr_q = keep;
+	s->qbuf_len = keep_len;
+	return 0;
+}
+
+int perfev_session__process(struct perfev_session *s, perfev_session_sample_fn fn, void *ctx)
+{
+	struct perfev_data_event ev;
+	int ret;
+
+	while ((ret = perfev_data_reader__next(s->reader, &ev)) > 0) {
+		uint32_t type = ev.rec.type;
+
+		if (type == PERFEV_RECORD_FINISHED_ROUND) {
+			if (!s->ordered)
+				continue;
+			/* Nothing drained after this round can be older than the round before it. */
+			ret = flush(s, s->next_flush, fn, ctx);
+			if (ret)
+				return ret;
+			s->next_flush = s->round_max;
+			continue;
+		}
+		if (type >= PERF_RECORD_MAX)
+			continue; /* perf's own records: the reader took what it needed */
+		if (!s->ordered) {
+			ret = deliver(s, &ev, fn, ctx);
+		} else {
+			ret = queue(s, &ev);
+		}
+		if (ret)
+			return ret;
+	}
+	if (ret < 0) {
+		/* Deliver what came before the bad record, then report it. */
+		char msg[512];
+		int err = ret, r;
+
+		snprintf(msg, sizeof(msg), "%s", perfev_last_error());
+		r = flush(s, UINT64_MAX, fn, ctx);
+		if (r)
+			return r;
+		set_error(-err, "%s", msg);
+		return err;
+	}
+	return flush(s, UINT64_MAX, fn, ctx);
+}

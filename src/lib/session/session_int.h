@@ -1,0 +1,151 @@
+/* SPDX-License-Identifier: MIT */
+/* Shared by the session's files: its state, threads and processes, and the time-order queue. */
+#ifndef PERFEV_SESSION_INT_H
+#define PERFEV_SESSION_INT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "util/idxhash.h"
+#include "perfev/session.h"
+#include "perfev/unwind.h"
+
+/* Strings and maps live until the session is deleted: frames handed out point at them. */
+struct arena_chunk {
+	struct arena_chunk *next;
+	size_t used, cap;
+	unsigned char data[];
+};
+
+struct sproc {
+	int pid;
+	/* Executable maps, sorted by start and not overlapping. */
+	struct perfev_map **maps;
+	size_t nr_maps, cap_maps;
+	/* Bumped whenever maps change, so the unwinder can drop what it kept. */
+	uint64_t gen;
+};
+
+struct perfev_thread {
+	int pid, tid;
+	const char *comm;
+	uint32_t proc; /* index into session procs */
+	uint32_t id_space; /* its session's, whose perfev_frame.id it shares */
+	bool exited;
+};
+
+/* A perfev_frame.id with what it stands for, in the session's table of them. */
+struct frame_ident {
+	struct perfev_dso *dso;
+	const struct perfev_symbol *sym;
+	uint64_t addr; /* 0 with a sym */
+	uint32_t id;   /* 0: an empty slot */
+	bool kernel;
+};
+
+/* A record waiting in the time-order queue; its bytes are in the queue's buffer. */
+struct qent {
+	uint64_t time;
+	uint64_t seq;
+	uint64_t offset; /* in the file */
+	size_t pos;	 /* in qbuf */
+	uint32_t size;
+	int32_t evsel;
+	bool compressed;
+};
+
+/* Per-event tallies and the group-read state of perf's per-id period deltas. */
+struct sevsel {
+	uint64_t nr_samples, period, lost;
+};
+
+struct sid_value {
+	uint64_t id;
+	uint64_t last;
+};
+
+#define RCACHE_BITS 16
+
+struct rcache_ent {
+	uint64_t ip;
+	uint64_t gen;
+	uint32_t proc1; /* process index + 1 (0: empty), or UINT32_MAX for the kernel */
+	bool return_addr;
+	struct perfev_frame f;
+};
+
+struct perfev_session {
+	struct perfev_data_reader *reader;
+	struct perfev_symbolizer *sy;
+	bool own_sy;
+	struct perfev_unwinder *unwinder;
+	struct perfev_session_opts opts;
+
+	struct arena_chunk *arena;
+	struct perfev_map **all_maps; /* every map ever made, to free them */
+	size_t nr_all_maps, cap_all_maps;
+
+	struct perfev_thread **threads;
+	size_t nr_threads, cap_threads;
+	struct idxhash thread_hash; /* by tid */
+	struct sproc *procs;
+	size_t nr_procs, cap_procs;
+	struct idxhash proc_hash; /* by pid */
+	struct idxhash comm_hash; /* interned strings */
+	const char **comms;
+	size_t nr_comms, cap_comms;
+	struct sproc kernel; /* the kernel's maps (pid -1) */
+
+	/* Time order. */
+	struct qent *q;
+	size_t nr_q, cap_q;
+	unsigned char *qbuf;
+	size_t qbuf_len, qbuf_cap;
+	uint64_t seq, last_time, round_max, next_flush;
+	bool ordered;
+
+	/*
+	 * Resolved addresses, direct-mapped: a report resolves the same few
+	 * thousand addresses millions of times.  An entry holds for its
+	 * process until that process's maps change (gen).
+	 */
+	struct rcache_ent *rcache;
+	/*
+	 * Frame ids by identity: open addressing with the keys in the slots,
+	 * so that a lookup is one cache line.  2^ident_bits slots.
+	 */
+	struct frame_ident *idents;
+	size_t nr_idents;
+	unsigned ident_bits;
+	uint32_t id_space; /* unique to this session, for its threads */
+
+	/* One sample's frames. */
+	struct perfev_frame *frames;
+	uint64_t *ips;
+
+	struct sevsel *evsels;
+	size_t nr_evsels;
+	struct sid_value *sids;
+	size_t nr_sids, cap_sids;
+	struct idxhash sid_hash;
+
+	struct perfev_session_stats stats;
+};
+
+void *sess_alloc(struct perfev_session *s, size_t size);
+const char *sess_strdup(struct perfev_session *s, const char *str, size_t len);
+const char *sess_intern(struct perfev_session *s, const char *str);
+
+/* Threads and maps (threads.c). */
+struct perfev_thread *sess_thread(struct perfev_session *s, int pid, int tid);
+struct sproc *sess_proc(struct perfev_session *s, int pid);
+int sess_track(struct perfev_session *s, const struct perfev_record *rec);
+const struct perfev_map *sess_find_map(const struct sproc *p, uint64_t addr);
+void sess_threads_free(struct perfev_session *s);
+
+/* Stacks (stack.c): fills s->frames for a sample; returns how many. */
+size_t sess_resolve_stack(struct perfev_session *s, int evsel, struct perfev_thread *t,
+			  const struct perfev_sample *sample, uint16_t misc);
+
+#endif

@@ -1,0 +1,230 @@
+// SPDX-License-Identifier: MIT
+/*
+ * A sample's stack as frames: the kernel's callchain (with its context
+ * markers saying where kernel, user and guest parts begin), or for
+ * --call-graph dwarf samples the kernel part followed by the user stack
+ * unwound from the sampled registers and stack copy.
+ */
+#include <errno.h>
+#include <string.h>
+
+#include "util/internal.h"
+#include "session/session_int.h"
+
+static uint64_t ident_hash(const struct frame_ident *k)
+{
+	return hash_mix(hash_mix((uintptr_t)k->dso, (uintptr_t)k->sym), k->addr ^ k->kernel);
+}
+
+static size_t ident_slot(uint64_t h, unsigned bits)
+{
+	return (size_t)(h >> (64 - bits));
+}
+
+static bool idents_grow(struct perfev_session *s)
+{
+	unsigned bits = s->idents ? s->ident_bits + 1 : 12;
+	size_t cap = (size_t)1 << bits, old = s->idents ? (size_t)1 << s->ident_bits : 0;
+	struct frame_ident *n;
+
+	if (bits > 32 || !(n = table_calloc(cap, sizeof(*n))))
+		return false;
+	for (size_t i = 0; i < old; i++) {
+		const struct frame_ident *o = &s->idents[i];
+		size_t j;
+
+		if (!o->id)
+			continue;
+		j = ident_slot(ident_hash(o), bits);
+		while (n[j].id)
+			j = (j + 1) & (cap - 1);
+		n[j] = *o;
+	}
+	if (s->idents)
+		table_free(s->idents, old, sizeof(*s->idents));
+	s->idents = n;
+	s->ident_bits = bits;
+	return true;
+}
+
+/* The id of f's identity, numbering it when new; 0 when out of memory (f then has none). */
+static uint32_t frame_id(struct perfev_session *s, const struct perfev_frame *f)
+{
+	struct frame_ident k = { f->dso, f->sym, f->sym ? 0 : f->addr, 0, f->kernel };
+	uint64_t h = ident_hash(&k);
+	size_t cap, j;
+
+	/* At most half full: short probes, and always a free slot. */
+	if ((!s->idents || (s->nr_idents + 1) * 2 > ((size_t)1 << s->ident_bits)) && !idents_grow(s))
+		return 0;
+	cap = (size_t)1 << s->ident_bits;
+	for (j = ident_slot(h, s->ident_bits); s->idents[j].id; j = (j + 1) & (cap - 1)) {
+		const struct frame_ident *e = &s->idents[j];
+
+		if (e->dso == k.dso && e->sym == k.sym && e->addr == k.addr && e->kernel == k.kernel)
+			return e->id;
+	}
+	if (s->nr_idents >= UINT32_MAX - 1)
+		return 0;
+	k.id = (uint32_t)++s->nr_idents;
+	s->idents[j] = k;
+	return k.id;
+}
+
+static void resolve_slow(struct perfev_session *s, struct perfev_thread *t, struct perfev_frame *f,
+			 uint64_t ip, bool kernel, bool return_addr)
+{
+	/* A return address may be just past the end of its function (a call to a noreturn one). */
+	uint64_t look = return_addr && ip ? ip - 1 : ip;
+
+	f->ip = ip;
+	f->kernel = kernel;
+	f->id = 0;
+	f->map = NULL;
+	f->dso = NULL;
+	f->sym = NULL;
+	f->addr = ip;
+	if (kernel) {
+		f->map = sess_find_map(&s->kernel, ip);
+		f->dso = perfev_symbolizer__kernel(s->sy);
+		f->addr = look;
+	} else {
+		f->map = sess_find_map(&s->procs[t->proc], ip);
+		if (!f->map) {
+			s->stats.nr_no_map++;
+			f->id = frame_id(s, f);
+			return;
+		}
+		f->dso = f->map->dso;
+		f->addr = f->dso ? perfev_dso__map_ip(f->dso, look, f->map->start, f->map->pgoff)
+				 : look - f->map->start + f->map->pgoff;
+	}
+	if (f->dso)
+		f->sym = perfev_dso__find_symbol(f->dso, f->addr);
+	f->id = frame_id(s, f);
+}
+
+static void resolve(struct perfev_session *s, struct perfev_thread *t, struct perfev_frame *f,
+		    uint64_t ip, bool kernel, bool return_addr)
+{
+	uint32_t proc1 = kernel ? UINT32_MAX : t->proc + 1;
+	uint64_t gen = kernel ? s->kernel.gen : s->procs[t->proc].gen;
+	struct rcache_ent *e;
+
+	if (!s->rcache) {
+		resolve_slow(s, t, f, ip, kernel, return_addr);
+		return;
+	}
+	e = &s->rcache[hash_mix(ip, proc1) & ((1u << RCACHE_BITS) - 1)];
+	if (e->proc1 == proc1 && e->ip == ip && e->gen == gen && e->return_addr == return_addr) {
+		*f = e->f;
+		if (!f->map && !kernel)
+			s->stats.nr_no_map++;
+		return;
+	}
+	resolve_slow(s, t, f, ip, kernel, return_addr);
+	*e = (struct rcache_ent){ .ip = ip, .gen = gen, .proc1 = proc1, .return_addr = return_addr,
+				  .f = *f };
+}
+
+struct find_ctx {
+	struct perfev_session *s;
+	const struct sproc *p;
+};
+
+static int find_map(void *ctx, uint64_t addr, struct perfev_unwind_map *out)
+{
+	const struct find_ctx *c = ctx;
+	const struct perfev_map *m = sess_find_map(c->p, addr);
+
+	if (!m || m->filename[0] != '/')
+		return -ENOENT;
+	out->start = m->start;
+	out->end = m->end;
+	out->pgoff = m->pgoff;
+	out->path = m->filename;
+	return 0;
+}
+
+static bool is_dwarf_sample(const struct perfev_sample *sm)
+{
+	return (sm->sample_type & PERF_SAMPLE_REGS_USER) &&
+	       (sm->sample_type & PERF_SAMPLE_STACK_USER) && sm->regs_user.abi &&
+	       sm->stack_user.dyn_size;
+}
+
+/* Appends the unwound user stack; returns the new number of frames. */
+static size_t unwind_user(struct perfev_session *s, struct perfev_thread *t,
+			  const struct perfev_sample *sm, size_t n, size_t max)
+{
+	struct find_ctx c = { s, &s->procs[t->proc] };
+	int got;
+
+	if (n >= max)
+		return n;
+	got = perfev_unwinder__unwind(s->unwinder, t->pid, sm, find_map, &c, s->ips, max - n);
+	if (got <= 1)
+		s->stats.nr_unwind_failed++;
+	if (got <= 0) {
+		/* Nothing unwound: at least the user IP the registers hold. */
+		if (!(sm->sample_type & PERF_SAMPLE_IP))
+			return n;
+		resolve(s, t, &s->frames[n], sm->ip, false, false);
+		return n + 1;
+	}
+	for (int i = 0; i < got; i++)
+		resolve(s, t, &s->frames[n + i], s->ips[i], false, i > 0);
+	return n + got;
+}
+
+size_t sess_resolve_stack(struct perfev_session *s, int evsel, struct perfev_thread *t,
+			  const struct perfev_sample *sm, uint16_t misc)
+{
+	unsigned cpumode = misc & PERF_RECORD_MISC_CPUMODE_MASK;
+	bool kernel = cpumode == PERF_RECORD_MISC_KERNEL || cpumode == PERF_RECORD_MISC_HYPERVISOR ||
+		      cpumode == PERF_RECORD_MISC_GUEST_KERNEL;
+	size_t max = s->opts.max_frames, n = 0;
+	bool dwarf = s->unwinder && is_dwarf_sample(sm), saw_user = false;
+
+	(void)evsel;
+	if (!(sm->sample_type & PERF_SAMPLE_CALLCHAIN) || !sm->callchain.nr) {
+		if (kernel || !dwarf) {
+			if (!(sm->sample_type & PERF_SAMPLE_IP))
+				return 0;
+			resolve(s, t, &s->frames[n++], sm->ip, kernel, false);
+			if (!kernel || !dwarf)
+				return n;
+		}
+		return unwind_user(s, t, sm, n, max);
+	}
+	bool in_kernel = kernel, first = true;
+
+	for (uint64_t i = 0; i < sm->callchain.nr && n < max; i++) {
+		uint64_t ip = perfev_u64_at(sm->callchain.ips, i);
+
+		if (ip >= (uint64_t)PERF_CONTEXT_MAX) {
+			switch ((int64_t)ip) {
+			case PERF_CONTEXT_HV:
+			case PERF_CONTEXT_KERNEL:
+			case PERF_CONTEXT_GUEST_KERNEL:
+				in_kernel = true;
+				break;
+			case PERF_CONTEXT_USER:
+			case PERF_CONTEXT_GUEST_USER:
+				in_kernel = false;
+				saw_user = true;
+				break;
+			default:
+				break;
+			}
+			/* The first address after a context switch is an IP, not a return address. */
+			first = true;
+			continue;
+		}
+		resolve(s, t, &s->frames[n++], ip, in_kernel, !first);
+		first = false;
+	}
+	if (dwarf && !saw_user)
+		n = unwind_user(s, t, sm, n, max);
+	return n;
+}

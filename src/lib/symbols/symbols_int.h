@@ -1,0 +1,194 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Shared by the symbol files (symtab.c, demangle.c, elf.c, debug.c, kallsyms.c,
+ * jit.c, dso.c, dwarf.c, symbolizer.c) and the
+ * fuzzers; never installed.
+ */
+#ifndef PERFEV_SYMBOLS_INT_H
+#define PERFEV_SYMBOLS_INT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "perfev/symbols.h"
+
+#include "buildid/buildid_int.h"
+
+/* ---- string arena: every name a DSO hands out lives in one ---- */
+
+struct arena_chunk;
+struct arena {
+	struct arena_chunk *head;
+	size_t used, cap; /* of head */
+};
+
+/* A copy of s[0..len) NUL-terminated, or NULL (ENOMEM). */
+char *arena_strndup(struct arena *a, const char *s, size_t len);
+/* size bytes aligned for any object, or NULL (ENOMEM). */
+void *arena_alloc(struct arena *a, size_t size);
+void arena_free(struct arena *a);
+
+/* ---- DSOs ---- */
+
+enum dso_kind {
+	DSO_FILE,   /* an ELF file named by its path */
+	DSO_MEMORY, /* an ELF image in memory (fuzzers, tests) */
+	DSO_KERNEL,
+	DSO_JIT,
+	DSO_NONE,   /* "[vdso]", "[heap]" and other bracketed names: no symbols */
+};
+
+/* A PT_LOAD segment, for file offset -> ELF address. */
+struct dso_seg {
+	uint64_t offset, filesz, vaddr, align;
+	bool exec;
+};
+
+struct addr_cache; /* dwarf.c */
+
+struct perfev_dso {
+	struct perfev_symbolizer *sy;
+	struct perfev_dso *next; /* in the symbolizer's hash chain */
+	enum dso_kind kind;
+	int pid; /* DSO_JIT */
+	char *name;
+	const char *short_name; /* into name */
+	uint8_t build_id[BUILD_ID_MAX];
+	size_t build_id_size; /* 0: none given */
+
+	bool loaded; /* load tried (whatever its outcome) */
+	char *error; /* why there are no symbols; NULL when there are */
+	char *elf_file; /* the file segments (map_ip) came from */
+	char *sym_file; /* the file symbols came from: elf_file or a separate debug file */
+	char *dwarf_file; /* the file with DWARF, when one was found */
+
+	struct perfev_symbol *syms; /* sorted by start, no overlap at starts */
+	size_t nsyms;
+	struct arena names;
+
+	struct dso_seg *segs;
+	size_t nsegs;
+	bool seg_offsets_known; /* false when only a debug file's phdrs (filesz 0) were seen */
+
+	/* DSO_MEMORY: our copy of the image (libelf may convert it in place). */
+	void *image;
+	size_t image_size;
+
+	/* DWARF, opened on the first srcline/inline question. */
+	bool dwarf_tried;
+	int dwarf_fd;
+	void *dwarf_elf; /* Elf * */
+	void *dwarf; /* Dwarf * */
+	struct addr_cache *cache;
+};
+
+struct perfev_symbolizer {
+	char *root; /* "" for none */
+	char *debug_dir;
+	char *buildid_dir; /* "" disables */
+	char *kallsyms;
+	char *jit_dir;
+	bool no_demangle, demangle_params;
+
+	struct perfev_dso **buckets;
+	size_t nbuckets, ndsos;
+	struct perfev_dso *kernel;
+};
+
+/*
+ * Records why d has no symbols (kept in d->error) and logs it; the
+ * explanation also becomes perfev_last_error().
+ */
+void dso__set_error(struct perfev_dso *d, int err, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+/*
+ * Adds a symbol to the DSO being loaded (raw name interned; demangled on
+ * first lookup).  mod: a kernel module name, or NULL.  0 or -ENOMEM.
+ */
+struct sym_builder {
+	struct perfev_dso *d;
+	struct perfev_symbol *syms;
+	unsigned char *prio; /* per symbol: which of two at one address to keep */
+	size_t n, cap;
+};
+int sym_builder__add(struct sym_builder *b, uint64_t start, uint64_t size, const char *name,
+		     size_t name_len, unsigned prio);
+/*
+ * Sorts, drops duplicates at one address (keeping the highest prio, then
+ * the name with fewer leading underscores, as perf does), gives each
+ * zero-size symbol the room up to the next one (or up to limit, when the
+ * last: 0 for none) and hands the array to the DSO.
+ */
+int sym_builder__finish(struct sym_builder *b, uint64_t last_end);
+void sym_builder__abort(struct sym_builder *b);
+
+/* Loads d's symbols once, on first use, whatever the outcome. */
+void dso__load(struct perfev_dso *d);
+
+/* ---- loaders; each returns 0 or -errno with dso__set_error() done ---- */
+
+/* What an ELF file (Elf *) has; 0, or -errno with the error set when it is no usable ELF file. */
+struct elf_info {
+	bool has_symtab, has_dynsym, has_dwarf;
+};
+int elf__inspect(void *elf, const char *name, struct elf_info *info);
+/*
+ * Function symbols from .symtab, else (when dynsym_ok) .dynsym, into d;
+ * -ENOENT without either.
+ */
+int elf_syms__load(struct perfev_dso *d, void *elf, const char *name, bool dynsym_ok);
+/* The PT_LOAD segments, for perfev_dso__map_ip(). */
+int elf_segs__load(struct perfev_dso *d, void *elf, const char *name);
+/* Loads a DSO_FILE: finds the file (build id, cache), then its symbols. */
+int dso__load_file(struct perfev_dso *d);
+/* Loads a DSO_MEMORY from its image. */
+int dso__load_memory(struct perfev_dso *d);
+
+/* The .gnu_debuglink of elf: name and CRC, or -ENOENT. */
+int elf_debuglink(void *elf, char *name, size_t size, uint32_t *crc);
+/* The CRC-32 .gnu_debuglink uses, of the file at fd; 0 or -errno. */
+int debuglink_crc(int fd, uint32_t *crc);
+/*
+ * The separate debug file of the ELF file at path (bytes root-prefixed):
+ * by build id under DEBUG_DIR/.build-id, then by .gnu_debuglink; copied to
+ * out.  0, or -ENOENT.
+ */
+int debug_file__find(struct perfev_dso *d, const char *path, void *elf, const uint8_t *bid,
+		     size_t bid_size, char *out, size_t size);
+/* DIR/.build-id/xx/rest SUFFIX into out; false when it does not fit. */
+bool build_id__path(char *out, size_t size, const char *dir, const uint8_t *id, size_t id_size,
+		    const char *suffix);
+/* The file at path, when it is a regular file whose build id matches; else false. */
+bool file__has_build_id(const char *path, const uint8_t *id, size_t id_size);
+/* Whether a file's build id matches the one recorded (which perf pads to 20 bytes). */
+bool build_id__matches(const uint8_t *file_id, size_t file_size, const uint8_t *want,
+		       size_t want_size);
+/* Lowercase hex of id into buf (2 * size + 1 bytes). */
+void build_id__hex(const uint8_t *id, size_t size, char *buf);
+
+/* Parses kallsyms text into d (DSO_KERNEL). */
+int kallsyms__parse(struct perfev_dso *d, const char *text, size_t len);
+int dso__load_kernel(struct perfev_dso *d);
+/* Parses perf-PID.map text into d (DSO_JIT). */
+int perf_map__parse(struct perfev_dso *d, const char *text, size_t len);
+int dso__load_jit(struct perfev_dso *d);
+
+/* DWARF teardown (dwarf.c). */
+void dso__dwarf_close(struct perfev_dso *d);
+
+/* Demangles name for the symbolizer's options into the arena; NULL when not mangled. */
+const char *sym__demangle(struct perfev_dso *d, const char *name);
+
+/*
+ * For the fuzzers: a DSO of an ELF image in memory (copied), of kallsyms
+ * text, or of perf map text, owned by sy like any other.  NULL with errno
+ * (ENOMEM).  Symbols are loaded on the first lookup as for files.
+ */
+struct perfev_dso *symbolizer__dso_from_elf_image(struct perfev_symbolizer *sy, const void *img,
+						  size_t len);
+struct perfev_dso *symbolizer__dso_from_text(struct perfev_symbolizer *sy, bool kallsyms,
+					     const char *text, size_t len);
+
+#endif

@@ -1,0 +1,154 @@
+/* SPDX-License-Identifier: MIT */
+/* Small readers of sysfs and procfs files. */
+#include <fcntl.h>
+#include <inttypes.h>
+#include <stdlib.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
+#include "util/internal.h"
+
+static const char *sys_root = "";
+
+void sys_root__set(const char *root)
+{
+	sys_root = root ? root : "";
+}
+
+void sys_root__path(char *buf, size_t size, const char *path)
+{
+	snprintf(buf, size, "%s%s", sys_root, path);
+}
+
+int read_text_file(const char *path, char *buf, size_t size)
+{
+	size_t len = 0;
+	int fd;
+
+	if (!size)
+		return -EINVAL;
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -errno;
+	while (len + 1 < size) {
+		ssize_t n = read(fd, buf + len, size - 1 - len);
+
+		if (n < 0) {
+			if (errno == EINTR)
+				continue;
+			int err = errno;
+
+			close(fd);
+			return -err;
+		}
+		if (n == 0)
+			break;
+		len += (size_t)n;
+	}
+	close(fd);
+	buf[len] = '\0';
+	return (int)len;
+}
+
+ssize_t read_fd_all(int fd, char **buf, size_t *cap)
+{
+	size_t len = 0;
+
+	for (;;) {
+		ssize_t n;
+
+		if (*cap - len < 4096) {
+			size_t ncap = *cap ? *cap * 2 : 1 << 16;
+			char *b = realloc(*buf, ncap);
+
+			if (!b)
+				return -ENOMEM;
+			*buf = b;
+			*cap = ncap;
+		}
+		n = read(fd, *buf + len, *cap - 1 - len);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0)
+			return -errno;
+		if (n == 0)
+			break;
+		len += (size_t)n;
+	}
+	(*buf)[len] = '\0';
+	return (ssize_t)len;
+}
+
+int read_u64_file(const char *path, uint64_t *val)
+{
+	char buf[64], *end;
+	int n = read_text_file(path, buf, sizeof(buf));
+
+	if (n < 0)
+		return n;
+	errno = 0;
+	unsigned long long v = strtoull(buf, &end, 0);
+	if (errno || end == buf || (*end && *end != '\n'))
+		return -PERFEV_ERR_SYNTAX;
+	*val = v;
+	return 0;
+}
+
+bool array_grow(void **arr, size_t *cap, size_t need, size_t elem)
+{
+	size_t n = *cap ? *cap : 16, bytes;
+	void *p;
+
+	if (need <= *cap)
+		return true;
+	while (n < need) {
+		if (!size_mul_ok(n, 2, &n))
+			return false;
+	}
+	if (!size_mul_ok(n, elem, &bytes) || !(p = realloc(*arr, bytes)))
+		return false;
+	*arr = p;
+	*cap = n;
+	return true;
+}
+
+/*
+ * Tables probed at random (hash slots) are read before they are written: on
+ * calloc'ed pages the first read maps the shared zero page and the first
+ * write then faults again and flushes that mapping from every CPU the
+ * process runs on (an interrupt to the other threads).  Big ones are
+ * instead mapped with their pages already in place, in one system call.
+ */
+#if defined(__SANITIZE_ADDRESS__)
+#define BIG_TABLE SIZE_MAX /* the sanitizer checks bounds on malloc'ed memory only */
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define BIG_TABLE SIZE_MAX
+#endif
+#endif
+#ifndef BIG_TABLE
+#define BIG_TABLE ((size_t)1 << 20)
+#endif
+
+void *table_calloc(size_t n, size_t size)
+{
+	size_t bytes;
+	void *p;
+
+	if (!size_mul_ok(n, size, &bytes))
+		return NULL;
+	if (bytes < BIG_TABLE)
+		return calloc(n, size);
+	p = mmap(NULL, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_POPULATE, -1, 0);
+	return p == MAP_FAILED ? NULL : p;
+}
+
+void table_free(void *p, size_t n, size_t size)
+{
+	if (!p)
+		return;
+	if (n * size < BIG_TABLE)
+		free(p);
+	else
+		munmap(p, n * size);
+}

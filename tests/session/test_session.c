@@ -1,0 +1,539 @@
+// SPDX-License-Identifier: MIT
+/*
+ * The session over synthetic perf.data files written by perfev's writer:
+ * time order within FINISHED_ROUND windows, threads and maps over time
+ * (mmap replacing mmap, fork copying maps, exec dropping them, comm
+ * changes), periods without PERF_SAMPLE_PERIOD, group-read deltas; and the
+ * profile's call tree built from the delivered stacks.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <cmocka.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
+#include "../perfdata/perfdata_test.h"
+
+#define ST (PERF_SAMPLE_IDENTIFIER | PERF_SAMPLE_IP | PERF_SAMPLE_TID | PERF_SAMPLE_TIME | \
+	    PERF_SAMPLE_PERIOD)
+
+/* A stream of records; test_* functions reuse perfdata_test.h's writers. */
+#define buf stream
+
+static void put64(struct buf *b, uint64_t v)
+{
+	put_u64(b, v);
+}
+
+static void put32x2(struct buf *b, uint32_t a, uint32_t c)
+{
+	put_u32(b, a);
+	put_u32(b, c);
+}
+
+/* The sample_id trailer of ST with sample_id_all: tid, time, identifier. */
+static void trailer(struct buf *b, uint32_t pid, uint32_t tid, uint64_t time)
+{
+	put32x2(b, pid, tid);
+	put64(b, time);
+	put64(b, 7); /* identifier */
+}
+
+static void header(struct buf *b, size_t *at, uint32_t type, uint16_t misc)
+{
+	struct perf_event_header h = { .type = type, .misc = misc };
+
+	*at = b->len;
+	put(b, &h, sizeof(h));
+}
+
+static void end(struct buf *b, size_t at)
+{
+	uint16_t size;
+
+	while ((b->len - at) % 8)
+		put(b, "", 1);
+	size = b->len - at;
+	memcpy(b->p + at + offsetof(struct perf_event_header, size), &size, sizeof(size));
+}
+
+static void comm(struct buf *b, uint32_t pid, uint32_t tid, const char *name, bool exec,
+		 uint64_t time)
+{
+	size_t at;
+	char s[16] = { 0 };
+
+	header(b, &at, PERF_RECORD_COMM, exec ? PERF_RECORD_MISC_COMM_EXEC : 0);
+	put32x2(b, pid, tid);
+	snprintf(s, sizeof(s), "%s", name);
+	put(b, s, 16);
+	trailer(b, pid, tid, time);
+	end(b, at);
+}
+
+static void fork_(struct buf *b, uint32_t pid, uint32_t ppid, uint64_t time)
+{
+	size_t at;
+
+	header(b, &at, PERF_RECORD_FORK, 0);
+	put32x2(b, pid, ppid);
+	put32x2(b, pid, ppid);
+	put64(b, time);
+	trailer(b, pid, pid, time);
+	end(b, at);
+}
+
+static void mmap2(struct buf *b, uint32_t pid, uint64_t start, uint64_t len, const char *file,
+		  uint64_t time)
+{
+	size_t at;
+	char s[64] = { 0 };
+
+	header(b, &at, PERF_RECORD_MMAP2, PERF_RECORD_MISC_USER);
+	put32x2(b, pid, pid);
+	put64(b, start);
+	put64(b, len);
+	put64(b, 0);	   /* pgoff */
+	put32x2(b, 8, 1);  /* maj, min */
+	put64(b, 1234);	   /* ino */
+	put64(b, 0);	   /* ino_generation */
+	put32x2(b, PROT_READ | PROT_EXEC, MAP_PRIVATE);
+	snprintf(s, sizeof(s), "%s", file);
+	put(b, s, (strlen(s) + 8) & ~7ul);
+	trailer(b, pid, pid, time);
+	end(b, at);
+}
+
+static void sample(struct buf *b, uint32_t pid, uint32_t tid, uint64_t ip, uint64_t time,
+		   uint64_t period)
+{
+	size_t at;
+
+	header(b, &at, PERF_RECORD_SAMPLE, PERF_RECORD_MISC_USER);
+	put64(b, 7);
+	put64(b, ip);
+	put32x2(b, pid, tid);
+	put64(b, time);
+	put64(b, period);
+	end(b, at);
+}
+
+static const char *write_file(const char *name, const struct perf_event_attr *attr, size_t nattr,
+			      struct buf *rounds, size_t nr)
+{
+	const char *path = tpath(name);
+	int fd = open(path, O_RDWR | O_CREAT | O_TRUNC, 0600);
+	struct perfev_data_writer_opts o = { .sz = sizeof(o) };
+	struct perfev_data_writer *w;
+
+	assert_true(fd >= 0);
+	w = perfev_data_writer__new(fd, &o);
+	assert_non_null(w);
+	for (size_t i = 0; i < nattr; i++) {
+		uint64_t id = 7 + i;
+
+		assert_int_equal(perfev_data_writer__add_attr(w, &attr[i], &id, 1,
+							      i ? "task-clock" : "cpu-clock"), 0);
+	}
+	assert_int_equal(perfev_data_writer__start(w), 0);
+	for (size_t i = 0; i < nr; i++) {
+		if (rounds[i].len)
+			assert_int_equal(perfev_data_writer__write(w, rounds[i].p, rounds[i].len), 0);
+		free(rounds[i].p);
+		assert_int_equal(perfev_data_writer__finished_round(w), 0);
+	}
+	assert_int_equal(perfev_data_writer__finish(w), 0);
+	perfev_data_writer__delete(w);
+	close(fd);
+	return path;
+}
+
+static struct perf_event_attr base_attr(void)
+{
+	struct perf_event_attr a = { .size = sizeof(a), .type = PERF_TYPE_SOFTWARE,
+				     .config = PERF_COUNT_SW_CPU_CLOCK, .sample_period = 1000,
+				     .sample_type = ST, .sample_id_all = 1 };
+
+	return a;
+}
+
+#define MAX_SEEN 32
+
+struct seen {
+	size_t n;
+	uint64_t time[MAX_SEEN], period[MAX_SEEN];
+	int evsel[MAX_SEEN], tid[MAX_SEEN];
+	char comm[MAX_SEEN][16];
+	char map[MAX_SEEN][64];
+	struct perfev_profile *prof;
+};
+
+static int collect(void *ctx, const struct perfev_session_sample *s)
+{
+	struct seen *v = ctx;
+	size_t i = v->n++;
+
+	assert_true(i < MAX_SEEN);
+	assert_true(s->nr_frames >= 1);
+	v->time[i] = s->ev->rec.sample.time;
+	v->period[i] = s->period;
+	v->evsel[i] = s->evsel;
+	v->tid[i] = perfev_thread__tid(s->thread);
+	snprintf(v->comm[i], sizeof(v->comm[i]), "%s", perfev_thread__comm(s->thread));
+	snprintf(v->map[i], sizeof(v->map[i]), "%s", s->frames[0].map ? s->frames[0].map->filename : "-");
+	if (v->prof)
+		assert_int_equal(perfev_profile__add(v->prof, s->thread, s->frames, s->nr_frames, s->period),
+				 0);
+	return 0;
+}
+
+static void run(const char *path, struct seen *v, bool file_order)
+{
+	struct perfev_session_opts o = { .sz = sizeof(o), .file_order = file_order, .no_unwind = true };
+	struct perfev_session *s = perfev_session__open(path, &o);
+
+	assert_non_null(s);
+	memset(v->time, 0, sizeof(v->time));
+	v->n = 0;
+	assert_int_equal(perfev_session__process(s, collect, v), 0);
+	perfev_session__delete(s);
+}
+
+static void test_time_order_by_rounds(void **state)
+{
+	struct perf_event_attr a = base_attr();
+	struct buf r[3] = { 0 };
+	struct seen v = { 0 };
+	const char *path;
+
+	(void)state;
+	/* Round 1 holds 10 and 30; round 2 brings 20 (drained later from another ring) and 40. */
+	sample(&r[0], 1, 1, 0x1000, 10, 1);
+	sample(&r[0], 1, 1, 0x1000, 30, 1);
+	sample(&r[1], 1, 1, 0x1000, 20, 1);
+	sample(&r[1], 1, 1, 0x1000, 40, 1);
+	sample(&r[2], 1, 1, 0x1000, 35, 1);
+	path = write_file("order.data", &a, 1, r, 3);
+	run(path, &v, false);
+	assert_int_equal(v.n, 5);
+	uint64_t want[] = { 10, 20, 30, 35, 40 };
+
+	for (size_t i = 0; i < 5; i++)
+		assert_int_equal(v.time[i], want[i]);
+	/* In file order they come as written. */
+	run(path, &v, true);
+	assert_int_equal(v.time[1], 30);
+	assert_int_equal(v.time[2], 20);
+}
+
+static void test_maps_over_time(void **state)
+{
+	struct perf_event_attr a = base_attr();
+	struct buf r[1] = { 0 };
+	struct seen v = { 0 };
+
+	(void)state;
+	comm(&r[0], 100, 100, "first", false, 1);
+	mmap2(&r[0], 100, 0x400000, 0x10000, "/opt/a.so", 2);
+	sample(&r[0], 100, 100, 0x401000, 3, 1);
+	/* A new mapping over part of the old one replaces it there only. */
+	mmap2(&r[0], 100, 0x404000, 0x2000, "/opt/b.so", 4);
+	sample(&r[0], 100, 100, 0x404800, 5, 1);
+	sample(&r[0], 100, 100, 0x407000, 6, 1);
+	/* A child gets a copy of the maps; its own new map is not its parent's. */
+	fork_(&r[0], 101, 100, 7);
+	mmap2(&r[0], 101, 0x500000, 0x1000, "/opt/c.so", 8);
+	sample(&r[0], 101, 101, 0x401000, 9, 1);
+	sample(&r[0], 101, 101, 0x500010, 10, 1);
+	sample(&r[0], 100, 100, 0x500010, 11, 1);
+	/* exec drops the old image's maps and renames the process. */
+	comm(&r[0], 100, 100, "second", true, 12);
+	sample(&r[0], 100, 100, 0x401000, 13, 1);
+	run(write_file("maps.data", &a, 1, r, 1), &v, false);
+	assert_int_equal(v.n, 7);
+	assert_string_equal(v.map[0], "/opt/a.so");
+	assert_string_equal(v.comm[0], "first");
+	assert_string_equal(v.map[1], "/opt/b.so");
+	assert_string_equal(v.map[2], "/opt/a.so");
+	assert_string_equal(v.map[3], "/opt/a.so");
+	assert_string_equal(v.comm[3], "first");
+	assert_int_equal(v.tid[3], 101);
+	assert_string_equal(v.map[4], "/opt/c.so");
+	assert_string_equal(v.map[5], "-");
+	assert_string_equal(v.map[6], "-");
+	assert_string_equal(v.comm[6], "second");
+}
+
+static void test_fixed_period_and_unknown_thread(void **state)
+{
+	struct perf_event_attr a = base_attr();
+	struct buf r[1] = { 0 };
+	struct seen v = { 0 };
+	size_t at;
+
+	(void)state;
+	a.sample_type &= ~PERF_SAMPLE_PERIOD;
+	a.sample_period = 25000;
+	header(&r[0], &at, PERF_RECORD_SAMPLE, PERF_RECORD_MISC_USER);
+	put64(&r[0], 7);
+	put64(&r[0], 0x1234);
+	put32x2(&r[0], 55, 56);
+	put64(&r[0], 100);
+	end(&r[0], at);
+	run(write_file("fixed.data", &a, 1, r, 1), &v, false);
+	assert_int_equal(v.n, 1);
+	assert_int_equal(v.period[0], 25000);
+	assert_string_equal(v.comm[0], ":56"); /* perf's name for a thread never named */
+}
+
+static void test_group_read_deltas(void **state)
+{
+	struct perf_event_attr a[2] = { base_attr(), base_attr() };
+	struct buf r[1] = { 0 };
+	struct seen v = { 0 };
+	uint64_t vals[2][2] = { { 10, 20 }, { 25, 50 } };
+
+	(void)state;
+	for (int i = 0; i < 2; i++) {
+		a[i].sample_type |= PERF_SAMPLE_READ;
+		a[i].read_format = PERF_FORMAT_GROUP | PERF_FORMAT_ID;
+	}
+	a[1].config = PERF_COUNT_SW_TASK_CLOCK;
+	for (int k = 0; k < 2; k++) {
+		size_t at;
+
+		header(&r[0], &at, PERF_RECORD_SAMPLE, PERF_RECORD_MISC_USER);
+		put64(&r[0], 7);
+		put64(&r[0], 0x1000);
+		put32x2(&r[0], 1, 1);
+		put64(&r[0], 10 + k);
+		put64(&r[0], 1000);
+		put64(&r[0], 2); /* nr */
+		put64(&r[0], vals[k][0]);
+		put64(&r[0], 7);
+		put64(&r[0], vals[k][1]);
+		put64(&r[0], 8);
+		end(&r[0], at);
+	}
+	run(write_file("group.data", a, 2, r, 1), &v, false);
+	assert_int_equal(v.n, 4);
+	assert_int_equal(v.evsel[0], 0);
+	assert_int_equal(v.period[0], 10);
+	assert_int_equal(v.evsel[1], 1);
+	assert_int_equal(v.period[1], 20);
+	assert_int_equal(v.period[2], 15);
+	assert_int_equal(v.period[3], 30);
+}
+
+static void test_profile_tree(void **state)
+{
+	struct perf_event_attr a = base_attr();
+	struct buf r[1] = { 0 };
+	struct seen v = { 0 };
+	const struct perfev_profile_node *root;
+	uint64_t self = 0;
+
+	(void)state;
+	v.prof = perfev_profile__new(NULL);
+	assert_non_null(v.prof);
+	comm(&r[0], 9, 9, "t", false, 1);
+	for (int i = 0; i < 6; i++)
+		sample(&r[0], 9, 9, 0x1000 + (i % 3) * 0x100, 2 + i, 10 * (i + 1));
+	run(write_file("prof.data", &a, 1, r, 1), &v, false);
+	root = perfev_profile__node(v.prof, 0);
+	assert_int_equal(root->total, 210);
+	assert_int_equal(root->total_samples, 6);
+	/* One thread node, three leaf frames (unresolved addresses are frames of their own). */
+	assert_int_equal(perfev_profile__nr_threads(v.prof), 1);
+	assert_int_equal(perfev_profile__nr_frames(v.prof), 3);
+	for (size_t i = 1; i < perfev_profile__nr_nodes(v.prof); i++) {
+		const struct perfev_profile_node *n = perfev_profile__node(v.prof, i);
+
+		assert_true(n->parent < i);
+		self += n->self;
+	}
+	assert_int_equal(self, 210);
+	perfev_profile__delete(v.prof);
+}
+
+/*
+ * A background profile builds the very tree an in-place one does: stacks from
+ * a small alphabet (so paths share callers), more of them than the batches
+ * in flight, of depths from 0 to one far past a batch's usual frames.
+ */
+static void test_profile_background_same_tree(void **state)
+{
+	struct perfev_profile_opts bo = { .sz = sizeof(bo), .background = true };
+	struct perfev_profile *fg = perfev_profile__new(NULL), *bg = perfev_profile__new(&bo);
+	static struct perfev_frame fr[3000];
+	uint64_t x = 88172645463325252ull;
+
+	(void)state;
+	assert_non_null(fg);
+	assert_non_null(bg);
+	for (int i = 0; i < 5000; i++) {
+		size_t nr = i == 4000 ? 3000 : (size_t)(i % 41);
+
+		for (size_t j = 0; j < nr; j++) {
+			x ^= x << 13, x ^= x >> 7, x ^= x << 17;
+			fr[j] = (struct perfev_frame){ .ip = 0x1000 + x % 23, .addr = 0x1000 + x % 23,
+						       .kernel = j < 2 && i % 3 == 0 };
+		}
+		assert_int_equal(perfev_profile__add(fg, NULL, fr, nr, 1 + i % 7), 0);
+		assert_int_equal(perfev_profile__add(bg, NULL, fr, nr, 1 + i % 7), 0);
+	}
+	assert_int_equal(perfev_profile__sync(bg), 0);
+	assert_int_equal(perfev_profile__nr_nodes(bg), perfev_profile__nr_nodes(fg));
+	assert_int_equal(perfev_profile__nr_frames(bg), perfev_profile__nr_frames(fg));
+	assert_true(perfev_profile__nr_nodes(fg) > 5000);
+	for (size_t i = 0; i < perfev_profile__nr_nodes(fg); i++)
+		assert_memory_equal(perfev_profile__node(bg, i), perfev_profile__node(fg, i),
+				    sizeof(struct perfev_profile_node));
+	for (size_t i = 0; i < perfev_profile__nr_frames(fg); i++) {
+		const struct perfev_profile_frame *a = perfev_profile__frame(bg, i),
+						  *b = perfev_profile__frame(fg, i);
+
+		assert_int_equal(a->addr, b->addr);
+		assert_int_equal(a->kernel, b->kernel);
+		assert_ptr_equal(a->sym, b->sym);
+	}
+	/* Adding after reading goes on from where it was; reading waits for it. */
+	assert_int_equal(perfev_profile__add(bg, NULL, fr, 5, 1000), 0);
+	assert_int_equal(perfev_profile__node(bg, 0)->total, perfev_profile__node(fg, 0)->total + 1000);
+	perfev_profile__delete(fg);
+	perfev_profile__delete(bg);
+	/* Deleting with stacks still queued. */
+	bg = perfev_profile__new(&bo);
+	assert_non_null(bg);
+	for (int i = 0; i < 2000; i++)
+		assert_int_equal(perfev_profile__add(bg, NULL, fr, 40, 1), 0);
+	perfev_profile__delete(bg);
+}
+
+/*
+ * A thread renamed between two samples: the background inserter sees each
+ * sample under the name it had when it was added, not the one the session
+ * holds by the time the batch is inserted.
+ */
+static void test_profile_background_comm(void **state)
+{
+	struct perfev_profile_opts bo = { .sz = sizeof(bo), .background = true, .merge_pids = true };
+	struct perfev_session_opts so = { .sz = sizeof(so), .no_unwind = true };
+	struct perf_event_attr a = base_attr();
+	struct perfev_session *s;
+	struct buf r[1] = { 0 };
+	struct seen v = { 0 };
+	int named = 0;
+
+	(void)state;
+	v.prof = perfev_profile__new(&bo);
+	assert_non_null(v.prof);
+	comm(&r[0], 9, 9, "before", false, 1);
+	sample(&r[0], 9, 9, 0x1000, 2, 10);
+	sample(&r[0], 9, 9, 0x1000, 3, 20);
+	comm(&r[0], 9, 9, "after", false, 4);
+	sample(&r[0], 9, 9, 0x1000, 5, 40);
+	/* The threads' names are the session's: read them while it is open. */
+	s = perfev_session__open(write_file("rename.data", &a, 1, r, 1), &so);
+	assert_non_null(s);
+	assert_int_equal(perfev_session__process(s, collect, &v), 0);
+	assert_int_equal(perfev_profile__nr_threads(v.prof), 2);
+	for (size_t i = 1; i < perfev_profile__nr_nodes(v.prof); i++) {
+		const struct perfev_profile_node *n = perfev_profile__node(v.prof, i);
+		const char *c;
+
+		if (n->depth != 1)
+			continue;
+		c = perfev_profile__thread(v.prof, n->thread)->comm;
+		if (!strcmp(c, "before"))
+			assert_int_equal(n->total, 30), named |= 1;
+		else if (!strcmp(c, "after"))
+			assert_int_equal(n->total, 40), named |= 2;
+	}
+	assert_int_equal(named, 3);
+	perfev_profile__delete(v.prof);
+	perfev_session__delete(s);
+}
+
+/*
+ * Frame ids are numbered per session: a profile fed by two sessions whose
+ * ids mean different addresses keeps the addresses apart.
+ */
+static void test_profile_two_sessions(void **state)
+{
+	struct perf_event_attr a = base_attr();
+	struct buf r1[1] = { 0 }, r2[1] = { 0 };
+	struct seen v = { 0 };
+	uint64_t at_1000 = 0, at_2000 = 0;
+
+	(void)state;
+	v.prof = perfev_profile__new(NULL);
+	assert_non_null(v.prof);
+	/* First 0x1000 then 0x2000 in one, the other way round in the other: ids 1 and 2 swap. */
+	sample(&r1[0], 9, 9, 0x1000, 2, 10);
+	sample(&r1[0], 9, 9, 0x2000, 3, 20);
+	sample(&r2[0], 9, 9, 0x2000, 2, 300);
+	sample(&r2[0], 9, 9, 0x1000, 3, 4000);
+	run(write_file("ids1.data", &a, 1, r1, 1), &v, false);
+	run(write_file("ids2.data", &a, 1, r2, 1), &v, false);
+	for (size_t i = 1; i < perfev_profile__nr_nodes(v.prof); i++) {
+		const struct perfev_profile_node *n = perfev_profile__node(v.prof, i);
+
+		if (n->frame == PERFEV_PROFILE_NONE)
+			continue;
+		if (perfev_profile__frame(v.prof, n->frame)->addr == 0x1000)
+			at_1000 += n->self;
+		else if (perfev_profile__frame(v.prof, n->frame)->addr == 0x2000)
+			at_2000 += n->self;
+	}
+	assert_int_equal(at_1000, 4010);
+	assert_int_equal(at_2000, 320);
+	perfev_profile__delete(v.prof);
+}
+
+static void test_errors(void **state)
+{
+	struct perfev_session_opts o = { .sz = 2 };
+
+	(void)state;
+	assert_null(perfev_session__open(tpath("nonexistent.data"), NULL));
+	assert_int_equal(errno, ENOENT);
+	assert_null(perfev_session__open(tpath("nonexistent.data"), &o));
+	assert_int_equal(errno, EINVAL);
+}
+
+static int setup(void **state)
+{
+	(void)state;
+	snprintf(tmpdir, sizeof(tmpdir), "/tmp/perfev-session-XXXXXX");
+	return mkdtemp(tmpdir) ? 0 : -1;
+}
+
+static int teardown(void **state)
+{
+	char cmd[128];
+
+	(void)state;
+	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", tmpdir);
+	return system(cmd);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_time_order_by_rounds),
+		cmocka_unit_test(test_maps_over_time),
+		cmocka_unit_test(test_fixed_period_and_unknown_thread),
+		cmocka_unit_test(test_group_read_deltas),
+		cmocka_unit_test(test_profile_tree),
+		cmocka_unit_test(test_profile_background_same_tree),
+		cmocka_unit_test(test_profile_background_comm),
+		cmocka_unit_test(test_profile_two_sessions),
+		cmocka_unit_test(test_errors),
+	};
+
+	return cmocka_run_group_tests(tests, setup, teardown);
+}
