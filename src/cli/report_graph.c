@@ -223,12 +223,12 @@ static void print_ends(struct gctx *g, uint32_t n, size_t depth)
 		print_ends(g, c, depth + 1);
 }
 
-static bool outermost(const struct perfev_profile *p, const struct report_table *t, uint32_t node,
-		      uint32_t e)
+static bool outermost(const struct perfev_profile *p, const struct perfev_profile_table *t,
+		      uint32_t node, uint32_t e)
 {
 	for (uint32_t a = perfev_profile__node(p, node)->parent; a != NONE;
 	     a = perfev_profile__node(p, a)->parent)
-		if (t->node_entry[a] == e)
+		if (perfev_profile_table__node_entry(t, a) == e)
 			return false;
 	return true;
 }
@@ -289,23 +289,26 @@ static uint64_t graph_min(const struct report_opts *o, uint64_t total)
 	return (uint64_t)((double)total * o->graph_threshold / 100.0);
 }
 
-bool report_graph_wanted(const struct report_table *t, size_t idx, const struct report_opts *o,
-			 uint64_t total)
+bool report_graph_wanted(const struct perfev_profile_table *t, size_t idx,
+			 const struct report_opts *o, uint64_t total)
 {
-	uint64_t weight = o->children ? t->e[idx].children : t->e[idx].self;
+	const struct perfev_profile_entry *e = perfev_profile_table__entry(t, idx);
+	uint64_t weight = o->children ? e->children : e->self;
 
 	/* A graph whose every branch would fall below the threshold shows nothing. */
 	return o->graph != GRAPH_NONE && weight && weight >= graph_min(o, total);
 }
 
-void report_graph_print(FILE *f, const struct perfev_profile *p, const struct report_table *t,
-			size_t idx, const struct report_opts *o, uint64_t total)
+void report_graph_print(FILE *f, const struct perfev_profile *p,
+			const struct perfev_profile_table *t, size_t idx, const struct report_opts *o,
+			uint64_t total)
 {
 	struct gctx g = { .f = f, .p = p, .o = o, .total = total, .min = graph_min(o, total) };
 
 	if (!report_graph_wanted(t, idx, o, total) || cnode_new(&g.c, NONE) == NONE)
 		return;
-	for (uint32_t i = t->entry_first[idx]; i != NONE; i = t->node_next[i]) {
+	for (uint32_t i = perfev_profile_table__first_node(t, idx); i != NONE;
+	     i = perfev_profile_table__next_node(t, i)) {
 		const struct perfev_profile_node *n = perfev_profile__node(p, i);
 		size_t len;
 

@@ -89,7 +89,7 @@ static const char *dso_text(const struct perfev_profile_frame *f)
 
 /* The text of key k for entry e; NULL when out of memory. */
 static const char *key_text(struct text_pool *tp, const struct perfev_profile *p,
-			    const struct report_entry *e, enum report_key k)
+			    const struct perfev_profile_entry *e, enum report_key k)
 {
 	const struct perfev_profile_thread *t = perfev_profile__thread(p, e->thread);
 	const struct perfev_profile_frame *f = perfev_profile__frame(p, e->frame);
@@ -235,9 +235,10 @@ static bool put_percent(struct line *l, uint64_t v, uint64_t total, size_t w)
  */
 struct graphs {
 	const struct perfev_profile *p;
-	const struct report_table *t;
+	const struct perfev_profile_table *t;
 	const struct report_opts *o;
 	uint64_t total;
+	size_t nr; /* entries */
 	char **text; /* per entry: its graph, or NULL */
 	size_t *len;
 	pthread_t thread;
@@ -248,7 +249,7 @@ static void *draw_graphs(void *arg)
 {
 	struct graphs *g = arg;
 
-	for (size_t i = 0; i < g->t->nr; i++) {
+	for (size_t i = 0; i < g->nr; i++) {
 		FILE *m;
 
 		if (!report_graph_wanted(g->t, i, g->o, g->total))
@@ -269,8 +270,8 @@ static void graphs_start(struct graphs *g)
 {
 	sigset_t all, old;
 
-	g->text = calloc(g->t->nr ? g->t->nr : 1, sizeof(*g->text));
-	g->len = calloc(g->t->nr ? g->t->nr : 1, sizeof(*g->len));
+	g->text = calloc(g->nr ? g->nr : 1, sizeof(*g->text));
+	g->len = calloc(g->nr ? g->nr : 1, sizeof(*g->len));
 	if (!g->text || !g->len)
 		return;
 	sigfillset(&all);
@@ -291,7 +292,7 @@ static void graphs_free(struct graphs *g)
 {
 	graphs_wait(g);
 	if (g->text)
-		for (size_t i = 0; i < g->t->nr; i++)
+		for (size_t i = 0; i < g->nr; i++)
 			free(g->text[i]);
 	free(g->text);
 	free(g->len);
@@ -301,7 +302,7 @@ bool report_table_print(FILE *f, const struct perfev_profile *p, const struct re
 			struct report_print_stats *ps)
 {
 	uint64_t total = perfev_profile__node(p, 0)->total;
-	struct report_table t;
+	struct perfev_profile_table *t;
 	struct text_pool tp = { 0 };
 	struct line line = { 0 };
 	struct report_row *rows = NULL;
@@ -310,10 +311,20 @@ bool report_table_print(FILE *f, const struct perfev_profile *p, const struct re
 	size_t nshow = 0, width[NR_KEYS + 4] = { 0 };
 	int cols[NR_KEYS + 4], nc = 0;
 	uint64_t t0 = cli_now_ns();
+	enum perfev_profile_key keys[NR_KEYS];
+	struct perfev_profile_table_opts to = { .sz = sizeof(to), .keys = keys, .nr_keys = o->nr_keys };
 
-	if (report_table_build(p, o, &t) < 0)
+	/* Children weights where they are shown: in children mode, or in a column asked for. */
+	to.children = o->children;
+	for (int c = 0; c < o->nr_cols; c++)
+		to.children = to.children || o->cols[c] == COL_CHILDREN;
+	for (int i = 0; i < o->nr_keys; i++)
+		keys[i] = (enum perfev_profile_key)o->keys[i];
+	t = perfev_profile_table__new(p, &to);
+	if (!t)
 		return false;
-	struct graphs gr = { .p = p, .t = &t, .o = o, .total = total };
+	size_t nr = perfev_profile_table__nr_entries(t);
+	struct graphs gr = { .p = p, .t = t, .o = o, .total = total, .nr = nr };
 
 	if (o->graph != GRAPH_NONE)
 		graphs_start(&gr);
@@ -332,17 +343,18 @@ bool report_table_print(FILE *f, const struct perfev_profile *p, const struct re
 	for (int c = 0; c < nc; c++)
 		if (cols[c] < NR_KEYS)
 			need[cols[c]] = true;
-	rows = malloc((t.nr ? t.nr : 1) * sizeof(*rows));
-	order = malloc((t.nr ? t.nr : 1) * sizeof(*order));
+	rows = malloc((nr ? nr : 1) * sizeof(*rows));
+	order = malloc((nr ? nr : 1) * sizeof(*order));
 	if (!rows || !order)
 		goto out;
-	for (size_t i = 0; i < t.nr; i++) {
-		uint64_t v = o->children ? t.e[i].children : t.e[i].self;
+	for (size_t i = 0; i < nr; i++) {
+		const struct perfev_profile_entry *e = perfev_profile_table__entry(t, i);
+		uint64_t v = o->children ? e->children : e->self;
 		struct report_row *r = &rows[nshow];
 
 		if (!v || (total && 100.0 * v / total < o->percent_limit))
 			continue;
-		*r = (struct report_row){ .v = v, .self = t.e[i].self, .e = &t.e[i] };
+		*r = (struct report_row){ .v = v, .self = e->self, .e = e, .entry = (uint32_t)i };
 		for (int k = 0; k < NR_KEYS; k++)
 			if (need[k] && !(r->text[k] = key_text(&tp, p, r->e, k)))
 				goto out;
@@ -392,7 +404,7 @@ bool report_table_print(FILE *f, const struct perfev_profile *p, const struct re
 	fputs("\n#\n", f);
 	for (size_t i = 0; i < nshow; i++) {
 		const struct report_row *r = &rows[order[i]];
-		const struct report_entry *e = r->e;
+		const struct perfev_profile_entry *e = r->e;
 		bool room = true;
 
 		line.len = 0;
@@ -423,13 +435,13 @@ bool report_table_print(FILE *f, const struct perfev_profile *p, const struct re
 		if (!room || !put_bytes(&line, "\n", 1))
 			goto out;
 		fwrite(line.p, 1, line.len, f);
-		if (gr.text && gr.text[e - t.e])
-			fwrite(gr.text[e - t.e], 1, gr.len[e - t.e], f);
+		if (gr.text && gr.text[r->entry])
+			fwrite(gr.text[r->entry], 1, gr.len[r->entry], f);
 		else if (o->graph != GRAPH_NONE)
-			report_graph_print(f, p, &t, e - t.e, o, total);
+			report_graph_print(f, p, t, r->entry, o, total);
 	}
 	fputc('\n', f);
-	ps->nr_entries = t.nr;
+	ps->nr_entries = nr;
 	ps->nr_shown = nshow;
 	ps->print_s = (cli_now_ns() - t0) / 1e9;
 	ok = true;
@@ -439,6 +451,6 @@ out:
 	pool_free(&tp);
 	free(rows);
 	free(order);
-	report_table_free(&t);
+	perfev_profile_table__delete(t);
 	return ok;
 }
