@@ -20,7 +20,7 @@ command -v clang >/dev/null || { echo "bench_report: clang missing; run scripts/
 # per sample: about 200,000 samples.
 perf record -q -g -e cpu-clock -c 50000 -o "$OUT/cc.data" -- sh -c "
 	cd '$ROOT' && end=\$((\$(date +%s) + ${SECS:-6})) && while [ \$(date +%s) -lt \$end ]; do
-		ls src/lib/*.c | xargs -P 2 -n 1 clang -O2 -g -Iinclude -Isrc/lib -D_GNU_SOURCE -c -o /dev/null
+		ls src/lib/*/*.c | xargs -P 2 -n 1 clang -O2 -g -Iinclude -Isrc/lib -D_GNU_SOURCE -c -o /dev/null
 	done" >/dev/null 2>&1
 samples=$(perf report -D -i "$OUT/cc.data" 2>/dev/null | awk '/^ *SAMPLE events:/ { print $3; exit }')
 if [ "${samples:-0}" -lt 100000 ]; then

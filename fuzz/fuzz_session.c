@@ -3,8 +3,9 @@
  * anything anywhere, callchains of any length and context, group reads of
  * any shape, out of order in any round.  The input goes to a memfd that the
  * session opens by path; every sample's frames are read through and added
- * to a profile.  Symbols are looked up in whatever files the records name
- * (only regular files are read); the kernel's are left out for speed.
+ * to a profile, whose nodes are then grouped into a report's entries.
+ * Symbols are looked up in whatever files the records name (only regular
+ * files are read); the kernel's are left out for speed.
  */
 #include <stdint.h>
 #include <stdio.h>
@@ -42,8 +43,36 @@ static int on_sample(void *ctx, const struct perfev_session_sample *s)
 	return perfev_profile__add(p, s->thread, s->frames, s->nr_frames, s->period) ? 1 : 0;
 }
 
+/* The profile's entries by keys, as a report reads them: weights and each entry's nodes. */
+static void read_table(const struct perfev_profile *p, const enum perfev_profile_key *keys, size_t n,
+		       bool children)
+{
+	struct perfev_profile_table_opts to = { .sz = sizeof(to), .keys = keys, .nr_keys = n,
+						.children = children };
+	struct perfev_profile_table *t = perfev_profile_table__new(p, &to);
+
+	if (!t)
+		return;
+	for (size_t i = 0; i < perfev_profile_table__nr_entries(t); i++) {
+		const struct perfev_profile_entry *e = perfev_profile_table__entry(t, i);
+
+		sink += e->self + e->children + e->samples + e->thread + e->frame;
+		for (uint32_t nd = perfev_profile_table__first_node(t, i); nd != PERFEV_PROFILE_NONE;
+		     nd = perfev_profile_table__next_node(t, nd))
+			sink += perfev_profile_table__node_entry(t, nd);
+	}
+	perfev_profile_table__delete(t);
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
+	static const enum perfev_profile_key report_keys[] = {
+		PERFEV_PROFILE_KEY_COMM, PERFEV_PROFILE_KEY_DSO, PERFEV_PROFILE_KEY_SYM
+	};
+	static const enum perfev_profile_key all_keys[] = {
+		PERFEV_PROFILE_KEY_COMM, PERFEV_PROFILE_KEY_PID, PERFEV_PROFILE_KEY_TID,
+		PERFEV_PROFILE_KEY_DSO,	 PERFEV_PROFILE_KEY_SYM, PERFEV_PROFILE_KEY_SRCLINE
+	};
 	struct perfev_symbolizer_opts so = { .sz = sizeof(so), .kallsyms = "/nonexistent",
 					     .jit_dir = "/nonexistent", .buildid_dir = "" };
 	struct perfev_data_reader_opts ro = { .sz = sizeof(ro), .warn = quiet };
@@ -66,6 +95,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	if (s) {
 		perfev_session__process(s, on_sample, p);
 		sink += perfev_session__stats(s)->nr_samples;
+		read_table(p, report_keys, 3, true);
+		read_table(p, all_keys, 6, false);
 	}
 	perfev_session__delete(s);
 	perfev_profile__delete(p);

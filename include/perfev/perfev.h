@@ -12,6 +12,7 @@
 #include "perfev/record.h"
 #include "perfev/ring.h"
 #include "perfev/profile.h"
+#include "perfev/profile_table.h"
 #include "perfev/selfmon.h"
 #include "perfev/session.h"
 #include "perfev/symbols.h"

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: MIT */
-/* Shared by perfev report's files: the options, the table of entries, the call graphs. */
+/* Shared by perfev report's files: the options, the rows of the table, the call graphs. */
 #ifndef PERFEV_CLI_REPORT_H
 #define PERFEV_CLI_REPORT_H
 
@@ -8,15 +8,17 @@
 #include <stdio.h>
 
 #include "perfev/profile.h"
+#include "perfev/profile_table.h"
 
+/* The sort keys are the library's table's, by these shorter names. */
 enum report_key {
-	KEY_COMM,
-	KEY_PID,
-	KEY_TID,
-	KEY_DSO,
-	KEY_SYM,
-	KEY_SRCLINE,
-	NR_KEYS,
+	KEY_COMM = PERFEV_PROFILE_KEY_COMM,
+	KEY_PID = PERFEV_PROFILE_KEY_PID,
+	KEY_TID = PERFEV_PROFILE_KEY_TID,
+	KEY_DSO = PERFEV_PROFILE_KEY_DSO,
+	KEY_SYM = PERFEV_PROFILE_KEY_SYM,
+	KEY_SRCLINE = PERFEV_PROFILE_KEY_SRCLINE,
+	NR_KEYS = PERFEV_PROFILE_NR_KEYS,
 };
 
 /* Columns of the table: the keys, then values. */
@@ -52,30 +54,11 @@ struct report_opts {
 	unsigned max_stack;
 };
 
-/* One row: the key values and the weights. */
-struct report_entry {
-	uint32_t thread; /* profile thread (keys comm/pid/tid taken from it) */
-	uint32_t frame;	 /* profile frame (dso/sym/srcline taken from it) */
-	uint64_t self, children;
-	uint64_t samples;
-};
-
-struct report_table {
-	struct report_entry *e;
-	size_t nr;
-	uint32_t *node_entry; /* per profile node: its entry, or NONE */
-	/* Each entry's nodes as a list: entry_first[e], then node_next[n]; NONE ends it. */
-	uint32_t *entry_first, *node_next;
-};
-
-int report_table_build(const struct perfev_profile *p, const struct report_opts *o,
-		       struct report_table *t);
-void report_table_free(struct report_table *t);
-
 /* A shown entry with its key texts, made once: sorting and printing only compare and copy. */
 struct report_row {
 	uint64_t v, self; /* the weight shown (children or self), and self */
-	const struct report_entry *e;
+	const struct perfev_profile_entry *e;
+	uint32_t entry; /* e's index in the table */
 	const char *text[NR_KEYS]; /* the keys shown or sorted by; others NULL */
 };
 /*
@@ -98,10 +81,11 @@ bool report_table_print(FILE *f, const struct perfev_profile *p, const struct re
 			struct report_print_stats *ps);
 
 /* Whether entry idx has a call graph to show (graphs are on, and it is above the threshold). */
-bool report_graph_wanted(const struct report_table *t, size_t idx, const struct report_opts *o,
-			 uint64_t total);
+bool report_graph_wanted(const struct perfev_profile_table *t, size_t idx,
+			 const struct report_opts *o, uint64_t total);
 /* Prints the call graph of entry idx below its row. */
-void report_graph_print(FILE *f, const struct perfev_profile *p, const struct report_table *t,
-			size_t idx, const struct report_opts *o, uint64_t total);
+void report_graph_print(FILE *f, const struct perfev_profile *p,
+			const struct perfev_profile_table *t, size_t idx, const struct report_opts *o,
+			uint64_t total);
 
 #endif

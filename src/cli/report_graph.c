@@ -223,12 +223,13 @@ static void print_ends(struct gctx *g, uint32_t n, size_t depth)
 		print_ends(g, c, depth + 1);
 }
 
-static bool outermost(const struct perfev_profile *p, const struct report_table *t, uint32_t node,
-		      uint32_t e)
+/* Whether no ancestor of node is of entry e: the outermost of a recursion counts its total. */
+static bool outermost(const struct perfev_profile *p, const struct perfev_profile_table *t,
+		      uint32_t node, uint32_t e)
 {
 	for (uint32_t a = perfev_profile__node(p, node)->parent; a != NONE;
 	     a = perfev_profile__node(p, a)->parent)
-		if (t->node_entry[a] == e)
+		if (perfev_profile_table__node_entry(t, a) == e)
 			return false;
 	return true;
 }
@@ -289,79 +290,102 @@ static uint64_t graph_min(const struct report_opts *o, uint64_t total)
 	return (uint64_t)((double)total * o->graph_threshold / 100.0);
 }
 
-bool report_graph_wanted(const struct report_table *t, size_t idx, const struct report_opts *o,
-			 uint64_t total)
+bool report_graph_wanted(const struct perfev_profile_table *t, size_t idx,
+			 const struct report_opts *o, uint64_t total)
 {
-	uint64_t weight = o->children ? t->e[idx].children : t->e[idx].self;
+	const struct perfev_profile_entry *e = perfev_profile_table__entry(t, idx);
+	uint64_t weight = o->children ? e->children : e->self;
 
 	/* A graph whose every branch would fall below the threshold shows nothing. */
 	return o->graph != GRAPH_NONE && weight && weight >= graph_min(o, total);
 }
 
-void report_graph_print(FILE *f, const struct perfev_profile *p, const struct report_table *t,
-			size_t idx, const struct report_opts *o, uint64_t total)
+/* Without children: the stack of each sample taken in the entry's node. */
+static void add_self_chain(struct gctx *g, uint32_t node, const struct perfev_profile_node *n)
+{
+	size_t len;
+
+	if (!n->self)
+		return;
+	len = path_to(g, node);
+	if (g->o->caller) {
+		chain_add(&g->c, g->path, len, n->self);
+	} else if (len > 1) {
+		/* Callers of the entry, nearest first; the entry itself is the row. */
+		reverse(g->path, len - 1);
+		chain_add(&g->c, g->path, len - 1, n->self);
+	} else {
+		chain_add(&g->c, g->path, 0, n->self);
+	}
+}
+
+/*
+ * With children: callers first, the stacks through the entry's node down to
+ * where each ended; callees first, its callers with the node's total (once,
+ * at the outermost node of a recursion).
+ */
+static void add_children_chains(struct gctx *g, const struct perfev_profile_table *t, size_t idx,
+				uint32_t node, const struct perfev_profile_node *n)
+{
+	size_t len;
+
+	if (n->self && g->o->caller) {
+		len = path_to(g, node);
+		chain_add(&g->c, g->path, len, n->self);
+	}
+	if (!outermost(g->p, t, node, idx))
+		return;
+	len = path_to(g, node);
+	if (g->o->caller) {
+		add_descendants(g, node, len);
+	} else {
+		reverse(g->path, len);
+		chain_add(&g->c, g->path, len, n->total);
+	}
+}
+
+/* Draws the merged chains in o's mode. */
+static void print_chains(struct gctx *g)
+{
+	uint32_t kids[2];
+	char name[1024];
+	size_t k;
+
+	if (g->o->graph != GRAPH_GRAPH) {
+		print_ends(g, 0, 0);
+		return;
+	}
+	k = visible_children(g, 0, kids, 2);
+	if (k == 1 && g->c.n[kids[0]].weight == g->c.n[0].weight) {
+		fprintf(g->f, "            |\n            ---%s\n",
+			fname(g, g->c.n[kids[0]].frame, name, sizeof(name)));
+		print_below(g, kids[0], "               ", 0);
+	} else if (k) {
+		print_branches(g, 0, "            ", 0);
+	}
+	if (k)
+		fputc('\n', g->f);
+}
+
+void report_graph_print(FILE *f, const struct perfev_profile *p,
+			const struct perfev_profile_table *t, size_t idx, const struct report_opts *o,
+			uint64_t total)
 {
 	struct gctx g = { .f = f, .p = p, .o = o, .total = total, .min = graph_min(o, total) };
 
 	if (!report_graph_wanted(t, idx, o, total) || cnode_new(&g.c, NONE) == NONE)
 		return;
-	for (uint32_t i = t->entry_first[idx]; i != NONE; i = t->node_next[i]) {
+	for (uint32_t i = perfev_profile_table__first_node(t, idx); i != NONE;
+	     i = perfev_profile_table__next_node(t, i)) {
 		const struct perfev_profile_node *n = perfev_profile__node(p, i);
-		size_t len;
 
-		if (!o->children) {
-			if (!n->self)
-				continue;
-			len = path_to(&g, i);
-			if (o->caller) {
-				chain_add(&g.c, g.path, len, n->self);
-			} else if (len > 1) {
-				/* Callers of the entry, nearest first; the entry itself is the row. */
-				reverse(g.path, len - 1);
-				chain_add(&g.c, g.path, len - 1, n->self);
-			} else {
-				chain_add(&g.c, g.path, 0, n->self);
-			}
-			continue;
-		}
-		if (n->self) {
-			len = path_to(&g, i);
-			if (o->caller)
-				chain_add(&g.c, g.path, len, n->self);
-		}
-		if (!outermost(p, t, i, idx))
-			continue;
-		len = path_to(&g, i);
-		if (o->caller) {
-			add_descendants(&g, i, len);
-		} else {
-			reverse(g.path, len);
-			chain_add(&g.c, g.path, len, n->total);
-		}
+		if (o->children)
+			add_children_chains(&g, t, idx, i, n);
+		else
+			add_self_chain(&g, i, n);
 	}
-	if (g.c.nomem || !g.c.n[0].first_child) {
-		free(g.c.n);
-		free(g.path);
-		free(g.stack);
-		return;
-	}
-	if (o->graph == GRAPH_GRAPH) {
-		uint32_t kids[2];
-		char name[1024];
-		size_t k = visible_children(&g, 0, kids, 2);
-
-		if (k == 1 && g.c.n[kids[0]].weight == g.c.n[0].weight) {
-			fprintf(f, "            |\n            ---%s\n",
-				fname(&g, g.c.n[kids[0]].frame, name, sizeof(name)));
-			print_below(&g, kids[0], "               ", 0);
-		} else if (k) {
-			print_branches(&g, 0, "            ", 0);
-		}
-		if (k)
-			fputc('\n', f);
-	} else {
-		print_ends(&g, 0, 0);
-	}
+	if (!g.c.nomem && g.c.n[0].first_child)
+		print_chains(&g);
 	free(g.c.n);
 	free(g.path);
 	free(g.stack);

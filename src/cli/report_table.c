@@ -89,7 +89,7 @@ static const char *dso_text(const struct perfev_profile_frame *f)
 
 /* The text of key k for entry e; NULL when out of memory. */
 static const char *key_text(struct text_pool *tp, const struct perfev_profile *p,
-			    const struct report_entry *e, enum report_key k)
+			    const struct perfev_profile_entry *e, enum report_key k)
 {
 	const struct perfev_profile_thread *t = perfev_profile__thread(p, e->thread);
 	const struct perfev_profile_frame *f = perfev_profile__frame(p, e->frame);
@@ -235,9 +235,10 @@ static bool put_percent(struct line *l, uint64_t v, uint64_t total, size_t w)
  */
 struct graphs {
 	const struct perfev_profile *p;
-	const struct report_table *t;
+	const struct perfev_profile_table *t;
 	const struct report_opts *o;
 	uint64_t total;
+	size_t nr; /* entries */
 	char **text; /* per entry: its graph, or NULL */
 	size_t *len;
 	pthread_t thread;
@@ -248,7 +249,7 @@ static void *draw_graphs(void *arg)
 {
 	struct graphs *g = arg;
 
-	for (size_t i = 0; i < g->t->nr; i++) {
+	for (size_t i = 0; i < g->nr; i++) {
 		FILE *m;
 
 		if (!report_graph_wanted(g->t, i, g->o, g->total))
@@ -269,8 +270,8 @@ static void graphs_start(struct graphs *g)
 {
 	sigset_t all, old;
 
-	g->text = calloc(g->t->nr ? g->t->nr : 1, sizeof(*g->text));
-	g->len = calloc(g->t->nr ? g->t->nr : 1, sizeof(*g->len));
+	g->text = calloc(g->nr ? g->nr : 1, sizeof(*g->text));
+	g->len = calloc(g->nr ? g->nr : 1, sizeof(*g->len));
 	if (!g->text || !g->len)
 		return;
 	sigfillset(&all);
@@ -291,154 +292,241 @@ static void graphs_free(struct graphs *g)
 {
 	graphs_wait(g);
 	if (g->text)
-		for (size_t i = 0; i < g->t->nr; i++)
+		for (size_t i = 0; i < g->nr; i++)
 			free(g->text[i]);
 	free(g->text);
 	free(g->len);
 }
 
-bool report_table_print(FILE *f, const struct perfev_profile *p, const struct report_opts *o,
-			struct report_print_stats *ps)
+/* The columns shown and their widths. */
+struct layout {
+	int cols[NR_KEYS + 4];
+	int nc;
+	size_t width[NR_KEYS + 4];
+	bool children; /* the titles of children mode */
+};
+
+/* The columns asked for, else perf's: the weights, then the keys. */
+static void choose_columns(const struct report_opts *o, struct layout *l)
 {
-	uint64_t total = perfev_profile__node(p, 0)->total;
-	struct report_table t;
-	struct text_pool tp = { 0 };
-	struct line line = { 0 };
-	struct report_row *rows = NULL;
-	uint32_t *order = NULL;
-	bool need[NR_KEYS] = { false }, ok = false;
-	size_t nshow = 0, width[NR_KEYS + 4] = { 0 };
-	int cols[NR_KEYS + 4], nc = 0;
-	uint64_t t0 = cli_now_ns();
-
-	if (report_table_build(p, o, &t) < 0)
-		return false;
-	struct graphs gr = { .p = p, .t = &t, .o = o, .total = total };
-
-	if (o->graph != GRAPH_NONE)
-		graphs_start(&gr);
+	l->children = o->children;
+	l->nc = 0;
 	if (o->nr_cols) {
-		memcpy(cols, o->cols, o->nr_cols * sizeof(int));
-		nc = o->nr_cols;
-	} else {
-		if (o->children)
-			cols[nc++] = COL_CHILDREN;
-		cols[nc++] = COL_OVERHEAD;
-		for (int i = 0; i < o->nr_keys; i++)
-			cols[nc++] = COL_KEY_BASE + o->keys[i];
+		memcpy(l->cols, o->cols, o->nr_cols * sizeof(int));
+		l->nc = o->nr_cols;
+		return;
 	}
+	if (o->children)
+		l->cols[l->nc++] = COL_CHILDREN;
+	l->cols[l->nc++] = COL_OVERHEAD;
+	for (int i = 0; i < o->nr_keys; i++)
+		l->cols[l->nc++] = COL_KEY_BASE + o->keys[i];
+}
+
+static bool shows(const struct layout *l, int col)
+{
+	for (int c = 0; c < l->nc; c++)
+		if (l->cols[c] == col)
+			return true;
+	return false;
+}
+
+/* The profile's entries by o's keys, with children weights when they are shown. */
+static struct perfev_profile_table *build_table(const struct perfev_profile *p,
+						const struct report_opts *o, const struct layout *l)
+{
+	enum perfev_profile_key keys[NR_KEYS];
+	struct perfev_profile_table_opts to = { .sz = sizeof(to), .keys = keys, .nr_keys = o->nr_keys,
+						.children = o->children || shows(l, COL_CHILDREN) };
+
+	for (int i = 0; i < o->nr_keys; i++)
+		keys[i] = (enum perfev_profile_key)o->keys[i];
+	return perfev_profile_table__new(p, &to);
+}
+
+/*
+ * The entries above the limit as rows into rows[0..*n), each with the texts
+ * of the keys shown or sorted by; false when out of memory.
+ */
+static bool make_rows(struct text_pool *tp, const struct perfev_profile *p,
+		      const struct perfev_profile_table *t, const struct report_opts *o,
+		      const struct layout *l, uint64_t total, struct report_row *rows, size_t *n)
+{
+	bool need[NR_KEYS] = { false };
+
 	for (int i = 0; i < o->nr_keys; i++)
 		need[o->keys[i]] = true;
-	for (int c = 0; c < nc; c++)
-		if (cols[c] < NR_KEYS)
-			need[cols[c]] = true;
-	rows = malloc((t.nr ? t.nr : 1) * sizeof(*rows));
-	order = malloc((t.nr ? t.nr : 1) * sizeof(*order));
-	if (!rows || !order)
-		goto out;
-	for (size_t i = 0; i < t.nr; i++) {
-		uint64_t v = o->children ? t.e[i].children : t.e[i].self;
-		struct report_row *r = &rows[nshow];
+	for (int c = 0; c < l->nc; c++)
+		if (l->cols[c] < NR_KEYS)
+			need[l->cols[c]] = true;
+	*n = 0;
+	for (size_t i = 0; i < perfev_profile_table__nr_entries(t); i++) {
+		const struct perfev_profile_entry *e = perfev_profile_table__entry(t, i);
+		uint64_t v = o->children ? e->children : e->self;
+		struct report_row *r = &rows[*n];
 
 		if (!v || (total && 100.0 * v / total < o->percent_limit))
 			continue;
-		*r = (struct report_row){ .v = v, .self = t.e[i].self, .e = &t.e[i] };
+		*r = (struct report_row){ .v = v, .self = e->self, .e = e, .entry = (uint32_t)i };
 		for (int k = 0; k < NR_KEYS; k++)
-			if (need[k] && !(r->text[k] = key_text(&tp, p, r->e, k)))
-				goto out;
-		nshow++;
+			if (need[k] && !(r->text[k] = key_text(tp, p, e, k)))
+				return false;
+		(*n)++;
 	}
-	if (!report_sort_rows(rows, nshow, o->keys, o->nr_keys, order))
+	return true;
+}
+
+/* Each column as wide as its title and its widest value, the last key no wider than 60. */
+static void column_widths(struct layout *l, const struct report_row *rows, size_t n)
+{
+	for (int c = 0; c < l->nc; c++) {
+		size_t *w = &l->width[c];
+
+		*w = strlen(col_title(l->cols[c], l->children));
+		if (l->cols[c] >= NR_KEYS && *w < 8)
+			*w = 8;
+		if (l->cols[c] == COL_PERIOD || l->cols[c] == COL_SAMPLE)
+			*w = *w < 12 ? 12 : *w;
+		if (l->cols[c] < NR_KEYS)
+			for (size_t i = 0; i < n; i++) {
+				size_t tw = strlen(rows[i].text[l->cols[c]]);
+
+				if (tw > *w)
+					*w = tw;
+			}
+	}
+	/* The last column is not padded: its rule need not run as long as its longest name. */
+	if (l->cols[l->nc - 1] < NR_KEYS && l->width[l->nc - 1] > 60)
+		l->width[l->nc - 1] = 60;
+}
+
+/*
+ * perf's layout: "# " or two spaces, then the columns two spaces apart,
+ * values right-aligned, keys left-aligned, the last one unpadded.
+ */
+static void print_titles(FILE *f, const struct layout *l)
+{
+	for (int c = 0; c < l->nc; c++) {
+		const char *title = col_title(l->cols[c], l->children);
+
+		fputs(c ? "  " : "# ", f);
+		if (l->cols[c] >= NR_KEYS)
+			fprintf(f, "%*s", (int)l->width[c], title);
+		else if (c == l->nc - 1)
+			fputs(title, f);
+		else
+			fprintf(f, "%-*s", (int)l->width[c], title);
+	}
+	fputc('\n', f);
+	for (int c = 0; c < l->nc; c++) {
+		fputs(c ? "  " : "# ", f);
+		for (size_t k = 0; k < l->width[c]; k++)
+			fputc('.', f);
+	}
+	fputs("\n#\n", f);
+}
+
+/* Row r's text into line (emptied first); false when out of memory. */
+static bool format_row(struct line *line, const struct layout *l, const struct report_row *r,
+		       uint64_t total)
+{
+	const struct perfev_profile_entry *e = r->e;
+	bool room = true;
+
+	line->len = 0;
+	for (int c = 0; c < l->nc && room; c++) {
+		size_t w = l->width[c], len;
+
+		room = put_bytes(line, "  ", 2);
+		switch (l->cols[c]) {
+		case COL_OVERHEAD:
+			room = room && put_percent(line, e->self, total, w);
+			break;
+		case COL_CHILDREN:
+			room = room && put_percent(line, e->children, total, w);
+			break;
+		case COL_SAMPLE:
+			room = room && put_u64(line, e->samples, w);
+			break;
+		case COL_PERIOD:
+			room = room && put_u64(line, e->self, w);
+			break;
+		default:
+			len = strlen(r->text[l->cols[c]]);
+			room = room && put_bytes(line, r->text[l->cols[c]], len);
+			if (c != l->nc - 1 && len < w)
+				room = room && pad(line, w - len);
+		}
+	}
+	return room && put_bytes(line, "\n", 1);
+}
+
+/* The rows in order, each followed by its call graph; false when out of memory. */
+static bool print_rows(FILE *f, const struct layout *l, const struct report_row *rows,
+		       const uint32_t *order, size_t n, const struct graphs *gr)
+{
+	struct line line = { 0 };
+	bool ok = true;
+
+	for (size_t i = 0; i < n && ok; i++) {
+		const struct report_row *r = &rows[order[i]];
+
+		ok = format_row(&line, l, r, gr->total);
+		if (!ok)
+			break;
+		fwrite(line.p, 1, line.len, f);
+		if (gr->text && gr->text[r->entry])
+			fwrite(gr->text[r->entry], 1, gr->len[r->entry], f);
+		else if (gr->o->graph != GRAPH_NONE)
+			report_graph_print(f, gr->p, gr->t, r->entry, gr->o, gr->total);
+	}
+	free(line.p);
+	return ok;
+}
+
+bool report_table_print(FILE *f, const struct perfev_profile *p, const struct report_opts *o,
+			struct report_print_stats *ps)
+{
+	uint64_t total = perfev_profile__node(p, 0)->total, t0 = cli_now_ns();
+	struct layout l;
+	struct perfev_profile_table *t;
+	struct text_pool tp = { 0 };
+	struct report_row *rows = NULL;
+	uint32_t *order = NULL;
+	size_t nr, nshow = 0;
+	bool ok = false;
+
+	choose_columns(o, &l);
+	t = build_table(p, o, &l);
+	if (!t)
+		return false;
+	nr = perfev_profile_table__nr_entries(t);
+	struct graphs gr = { .p = p, .t = t, .o = o, .total = total, .nr = nr };
+
+	if (o->graph != GRAPH_NONE)
+		graphs_start(&gr);
+	rows = malloc((nr ? nr : 1) * sizeof(*rows));
+	order = malloc((nr ? nr : 1) * sizeof(*order));
+	if (!rows || !order || !make_rows(&tp, p, t, o, &l, total, rows, &nshow) ||
+	    !report_sort_rows(rows, nshow, o->keys, o->nr_keys, order))
 		goto out;
 	graphs_wait(&gr);
 	ps->sort_s = (cli_now_ns() - t0) / 1e9;
 	t0 = cli_now_ns();
-	for (int c = 0; c < nc; c++) {
-		width[c] = strlen(col_title(cols[c], o->children));
-		if (cols[c] >= NR_KEYS && width[c] < 8)
-			width[c] = 8;
-		if (cols[c] == COL_PERIOD || cols[c] == COL_SAMPLE)
-			width[c] = width[c] < 12 ? 12 : width[c];
-		if (cols[c] < NR_KEYS)
-			for (size_t i = 0; i < nshow; i++) {
-				size_t w = strlen(rows[i].text[cols[c]]);
-
-				if (w > width[c])
-					width[c] = w;
-			}
-	}
-	/* The last column is not padded: its rule need not run as long as its longest name. */
-	if (cols[nc - 1] < NR_KEYS && width[nc - 1] > 60)
-		width[nc - 1] = 60;
-	/*
-	 * perf's layout: "# " or two spaces, then the columns two spaces apart,
-	 * values right-aligned, keys left-aligned, the last one unpadded.
-	 */
-	for (int c = 0; c < nc; c++) {
-		fputs(c ? "  " : "# ", f);
-		if (cols[c] >= NR_KEYS)
-			fprintf(f, "%*s", (int)width[c], col_title(cols[c], o->children));
-		else if (c == nc - 1)
-			fputs(col_title(cols[c], o->children), f);
-		else
-			fprintf(f, "%-*s", (int)width[c], col_title(cols[c], o->children));
-	}
+	column_widths(&l, rows, nshow);
+	print_titles(f, &l);
+	if (!print_rows(f, &l, rows, order, nshow, &gr))
+		goto out;
 	fputc('\n', f);
-	for (int c = 0; c < nc; c++) {
-		fputs(c ? "  " : "# ", f);
-		for (size_t k = 0; k < width[c]; k++)
-			fputc('.', f);
-	}
-	fputs("\n#\n", f);
-	for (size_t i = 0; i < nshow; i++) {
-		const struct report_row *r = &rows[order[i]];
-		const struct report_entry *e = r->e;
-		bool room = true;
-
-		line.len = 0;
-		for (int c = 0; c < nc && room; c++) {
-			size_t w = width[c], len;
-
-			room = put_bytes(&line, "  ", 2);
-			switch (cols[c]) {
-			case COL_OVERHEAD:
-				room = room && put_percent(&line, e->self, total, w);
-				break;
-			case COL_CHILDREN:
-				room = room && put_percent(&line, e->children, total, w);
-				break;
-			case COL_SAMPLE:
-				room = room && put_u64(&line, e->samples, w);
-				break;
-			case COL_PERIOD:
-				room = room && put_u64(&line, e->self, w);
-				break;
-			default:
-				len = strlen(r->text[cols[c]]);
-				room = room && put_bytes(&line, r->text[cols[c]], len);
-				if (c != nc - 1 && len < w)
-					room = room && pad(&line, w - len);
-			}
-		}
-		if (!room || !put_bytes(&line, "\n", 1))
-			goto out;
-		fwrite(line.p, 1, line.len, f);
-		if (gr.text && gr.text[e - t.e])
-			fwrite(gr.text[e - t.e], 1, gr.len[e - t.e], f);
-		else if (o->graph != GRAPH_NONE)
-			report_graph_print(f, p, &t, e - t.e, o, total);
-	}
-	fputc('\n', f);
-	ps->nr_entries = t.nr;
+	ps->nr_entries = nr;
 	ps->nr_shown = nshow;
 	ps->print_s = (cli_now_ns() - t0) / 1e9;
 	ok = true;
 out:
 	graphs_free(&gr);
-	free(line.p);
 	pool_free(&tp);
 	free(rows);
 	free(order);
-	report_table_free(&t);
+	perfev_profile_table__delete(t);
 	return ok;
 }

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* perfev stat's output: human, CSV and JSON, with derived metrics and run statistics. */
 #include <math.h>
+#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -167,95 +168,120 @@ struct metric {
 	bool valid;
 };
 
+static void set_metric(struct metric *m, double val, const char *unit_fmt, ...) PRINTF_LIKE(3, 4);
+
+static void set_metric(struct metric *m, double val, const char *unit_fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, unit_fmt);
+	vsnprintf(m->unit, sizeof(m->unit), unit_fmt, ap);
+	va_end(ap);
+	m->val = val;
+	m->valid = true;
+}
+
+/* The value of the row counting (type, config) with r's modifiers, when it is above zero; else 0. */
+static double other_val(const struct stat_printer *pr, const struct srow *r, uint32_t type,
+			uint64_t config)
+{
+	const struct srow *o = find_row(pr, r->ev, type, config);
+
+	return o && o->val > 0 ? o->val : 0;
+}
+
+/*
+ * Hardware events against each other: instructions per cycle, GHz, branch
+ * and cache miss ratios; false for the others, which get a rate.
+ */
+static bool hw_metric(const struct stat_printer *pr, const struct srow *r, double time_ns,
+		      struct metric *m)
+{
+	double base;
+
+	switch (perfev_evsel__attr(r->ev)->config) {
+	case PERF_COUNT_HW_INSTRUCTIONS:
+		base = other_val(pr, r, PERF_TYPE_HARDWARE, PERF_COUNT_HW_CPU_CYCLES);
+		if (base > 0)
+			set_metric(m, r->val / base, "insn per cycle");
+		return true;
+	case PERF_COUNT_HW_CPU_CYCLES:
+		if (time_ns > 0)
+			set_metric(m, r->val / time_ns, "GHz");
+		return true;
+	case PERF_COUNT_HW_BRANCH_MISSES:
+		base = other_val(pr, r, PERF_TYPE_HARDWARE, PERF_COUNT_HW_BRANCH_INSTRUCTIONS);
+		if (base > 0)
+			set_metric(m, 100.0 * r->val / base, "%% of all branches");
+		return true;
+	case PERF_COUNT_HW_CACHE_MISSES:
+		base = other_val(pr, r, PERF_TYPE_HARDWARE, PERF_COUNT_HW_CACHE_REFERENCES);
+		if (base > 0)
+			set_metric(m, 100.0 * r->val / base, "%% of all cache refs");
+		return true;
+	default:
+		return false;
+	}
+}
+
+/* A cache event's misses against its accesses (the same cache and operation). */
+static void cache_miss_metric(const struct stat_printer *pr, const struct srow *r, struct metric *m)
+{
+	uint64_t config = perfev_evsel__attr(r->ev)->config;
+	uint64_t cache = config & 0xff, op = (config >> 8) & 0xff;
+	const struct srow *o = find_row(pr, r->ev, PERF_TYPE_HW_CACHE,
+					cache | (op << 8) |
+						((uint64_t)PERF_COUNT_HW_CACHE_RESULT_ACCESS << 16));
+
+	/* The access event's own name says what the ratio is of: "% of all LLC-loads". */
+	if (o && o->val > 0)
+		set_metric(m, 100.0 * r->val / o->val, "%% of all %s", perfev_evsel__name(o->ev));
+}
+
+/* Events per second of time_ns, scaled to K, M or G. */
+static void rate_metric(const struct srow *r, double time_ns, struct metric *m)
+{
+	double rate = r->val / (time_ns / 1e9);
+	const char *pfx = "";
+
+	if (rate >= 1e9)
+		rate /= 1e9, pfx = "G";
+	else if (rate >= 1e6)
+		rate /= 1e6, pfx = "M";
+	else if (rate >= 1e3)
+		rate /= 1e3, pfx = "K";
+	set_metric(m, rate, "%s/sec", pfx);
+}
+
 /* Derived figures where the events allow: CPUs utilized, rates, IPC, miss ratios. */
 static struct metric compute_metric(const struct stat_printer *pr, const struct srow *r,
 				    double elapsed_ns)
 {
 	const struct perf_event_attr *a = perfev_evsel__attr(r->ev);
 	struct metric m = { 0 };
-	const struct srow *o;
-	double time_ns = elapsed_ns;
+	double time_ns;
 
 	if (!r->counted)
 		return m;
 	/* Rates per second of CPU time, as perf gives them, when task-clock is counted. */
-	o = find_row(pr, r->ev, PERF_TYPE_SOFTWARE, PERF_COUNT_SW_TASK_CLOCK);
-	if (o && o->val > 0)
-		time_ns = o->val;
+	time_ns = other_val(pr, r, PERF_TYPE_SOFTWARE, PERF_COUNT_SW_TASK_CLOCK);
+	if (!(time_ns > 0))
+		time_ns = elapsed_ns;
 	if (is_clock(a)) {
-		if (elapsed_ns > 0) {
-			m.val = r->val / elapsed_ns;
-			snprintf(m.unit, sizeof(m.unit), "CPUs utilized");
-			m.valid = true;
-		}
+		if (elapsed_ns > 0)
+			set_metric(&m, r->val / elapsed_ns, "CPUs utilized");
 		return m;
 	}
-	if (a->type == PERF_TYPE_HARDWARE) {
-		switch (a->config) {
-		case PERF_COUNT_HW_INSTRUCTIONS:
-			o = find_row(pr, r->ev, PERF_TYPE_HARDWARE, PERF_COUNT_HW_CPU_CYCLES);
-			if (o && o->val > 0) {
-				m.val = r->val / o->val;
-				snprintf(m.unit, sizeof(m.unit), "insn per cycle");
-				m.valid = true;
-			}
-			return m;
-		case PERF_COUNT_HW_CPU_CYCLES:
-			if (time_ns > 0) {
-				m.val = r->val / time_ns;
-				snprintf(m.unit, sizeof(m.unit), "GHz");
-				m.valid = true;
-			}
-			return m;
-		case PERF_COUNT_HW_BRANCH_MISSES:
-			o = find_row(pr, r->ev, PERF_TYPE_HARDWARE, PERF_COUNT_HW_BRANCH_INSTRUCTIONS);
-			if (o && o->val > 0) {
-				m.val = 100.0 * r->val / o->val;
-				snprintf(m.unit, sizeof(m.unit), "%% of all branches");
-				m.valid = true;
-			}
-			return m;
-		case PERF_COUNT_HW_CACHE_MISSES:
-			o = find_row(pr, r->ev, PERF_TYPE_HARDWARE, PERF_COUNT_HW_CACHE_REFERENCES);
-			if (o && o->val > 0) {
-				m.val = 100.0 * r->val / o->val;
-				snprintf(m.unit, sizeof(m.unit), "%% of all cache refs");
-				m.valid = true;
-			}
-			return m;
-		default:
-			break;
-		}
-	}
+	if (a->type == PERF_TYPE_HARDWARE && hw_metric(pr, r, time_ns, &m))
+		return m;
 	if (a->type == PERF_TYPE_HW_CACHE && ((a->config >> 16) & 0xff) == PERF_COUNT_HW_CACHE_RESULT_MISS) {
-		uint64_t cache = a->config & 0xff, op = (a->config >> 8) & 0xff;
-
-		o = find_row(pr, r->ev, PERF_TYPE_HW_CACHE,
-			     cache | (op << 8) | ((uint64_t)PERF_COUNT_HW_CACHE_RESULT_ACCESS << 16));
-		/* The access event's own name says what the ratio is of: "% of all LLC-loads". */
-		if (o && o->val > 0) {
-			m.val = 100.0 * r->val / o->val;
-			snprintf(m.unit, sizeof(m.unit), "%% of all %s", perfev_evsel__name(o->ev));
-			m.valid = true;
-		}
+		cache_miss_metric(pr, r, &m);
 		return m;
 	}
 	if (a->type == PERF_TYPE_SOFTWARE && a->config == PERF_COUNT_SW_DUMMY)
 		return m;
-	if (time_ns > 0) {
-		double rate = r->val / (time_ns / 1e9);
-		const char *pfx = "";
-
-		if (rate >= 1e9)
-			rate /= 1e9, pfx = "G";
-		else if (rate >= 1e6)
-			rate /= 1e6, pfx = "M";
-		else if (rate >= 1e3)
-			rate /= 1e3, pfx = "K";
-		m.val = rate;
-		snprintf(m.unit, sizeof(m.unit), "%s/sec", pfx);
-		m.valid = true;
-	}
+	if (time_ns > 0)
+		rate_metric(r, time_ns, &m);
 	return m;
 }
 
@@ -468,15 +494,9 @@ void stat_printer__end_run(struct stat_printer *pr, uint64_t elapsed_ns, const s
 	}
 }
 
-void stat_printer__finish(struct stat_printer *pr)
+/* Each row's mean over the runs, and the share of the time it was counted. */
+static void average_runs(struct stat_printer *pr)
 {
-	FILE *f = pr->out;
-	int n = pr->runs;
-	double elapsed;
-
-	if (n <= 0)
-		return;
-	elapsed = pr->elapsed_sum / n;
 	for (int i = 0; i < pr->nr; i++) {
 		struct srow *r = &pr->rows[i];
 		struct perfev_counts c = { .ena = r->ena, .run = r->run };
@@ -485,46 +505,54 @@ void stat_printer__finish(struct stat_printer *pr)
 		r->val = r->nruns ? r->sum / r->nruns : 0;
 		r->pct_running = perfev_counts__running_pct(&c);
 	}
-	if (pr->fmt == STAT_FMT_JSON) {
-		struct json j;
+}
 
-		json_init(&j, f, false);
-		json_obj_begin(&j, NULL);
-		if (pr->argv[0]) {
-			json_arr_begin(&j, "command");
-			for (int i = 0; pr->argv[i]; i++)
-				json_str(&j, NULL, pr->argv[i]);
-			json_arr_end(&j);
-		} else if (pr->pid > 0) {
-			json_i64(&j, "pid", pr->pid);
-		}
-		json_i64(&j, "runs", n);
-		json_arr_begin(&j, "events");
-		for (int i = 0; i < pr->nr; i++)
-			if (!pr->rows[i].hidden)
-				json_row(pr, &j, &pr->rows[i], elapsed,
-					 rel_stddev(pr->rows[i].sum, pr->rows[i].sumsq, pr->rows[i].nruns));
+static double row_stddev(const struct srow *r)
+{
+	return rel_stddev(r->sum, r->sumsq, r->nruns);
+}
+
+static void finish_json(struct stat_printer *pr, double elapsed)
+{
+	int n = pr->runs;
+	struct json j;
+
+	json_init(&j, pr->out, false);
+	json_obj_begin(&j, NULL);
+	if (pr->argv[0]) {
+		json_arr_begin(&j, "command");
+		for (int i = 0; pr->argv[i]; i++)
+			json_str(&j, NULL, pr->argv[i]);
 		json_arr_end(&j);
-		json_double(&j, "elapsed_s", elapsed / 1e9);
-		if (n > 1)
-			json_double(&j, "elapsed_stddev_pct",
-				    rel_stddev(pr->elapsed_sum, pr->elapsed_sumsq, n));
-		json_double(&j, "user_s", pr->user_s / n);
-		json_double(&j, "sys_s", pr->sys_s / n);
-		json_obj_end(&j);
-		fflush(f);
-		return;
+	} else if (pr->pid > 0) {
+		json_i64(&j, "pid", pr->pid);
 	}
-	if (pr->fmt == STAT_FMT_CSV) {
-		for (int i = 0; i < pr->nr; i++)
-			if (!pr->rows[i].hidden)
-				print_csv_row(pr, &pr->rows[i], elapsed,
-					      rel_stddev(pr->rows[i].sum, pr->rows[i].sumsq,
-							 pr->rows[i].nruns),
-					      NULL);
-		fflush(f);
-		return;
-	}
+	json_i64(&j, "runs", n);
+	json_arr_begin(&j, "events");
+	for (int i = 0; i < pr->nr; i++)
+		if (!pr->rows[i].hidden)
+			json_row(pr, &j, &pr->rows[i], elapsed, row_stddev(&pr->rows[i]));
+	json_arr_end(&j);
+	json_double(&j, "elapsed_s", elapsed / 1e9);
+	if (n > 1)
+		json_double(&j, "elapsed_stddev_pct", rel_stddev(pr->elapsed_sum, pr->elapsed_sumsq, n));
+	json_double(&j, "user_s", pr->user_s / n);
+	json_double(&j, "sys_s", pr->sys_s / n);
+	json_obj_end(&j);
+}
+
+static void finish_csv(struct stat_printer *pr, double elapsed)
+{
+	for (int i = 0; i < pr->nr; i++)
+		if (!pr->rows[i].hidden)
+			print_csv_row(pr, &pr->rows[i], elapsed, row_stddev(&pr->rows[i]), NULL);
+}
+
+/* " Performance counter stats for 'COMMAND' (N runs):" and the blank lines around it. */
+static void print_human_title(struct stat_printer *pr)
+{
+	FILE *f = pr->out;
+
 	fputs("\n Performance counter stats for ", f);
 	if (pr->argv[0]) {
 		fputc('\'', f);
@@ -535,14 +563,20 @@ void stat_printer__finish(struct stat_printer *pr)
 	} else {
 		fputs("'system wide'", f);
 	}
-	if (n > 1)
-		fprintf(f, " (%d runs)", n);
+	if (pr->runs > 1)
+		fprintf(f, " (%d runs)", pr->runs);
 	fputs(":\n\n", f);
+}
+
+static void finish_human(struct stat_printer *pr, double elapsed)
+{
+	FILE *f = pr->out;
+	int n = pr->runs;
+
+	print_human_title(pr);
 	for (int i = 0; i < pr->nr; i++)
 		if (!pr->rows[i].hidden)
-			print_human_row(pr, &pr->rows[i], elapsed,
-					rel_stddev(pr->rows[i].sum, pr->rows[i].sumsq, pr->rows[i].nruns),
-					"");
+			print_human_row(pr, &pr->rows[i], elapsed, row_stddev(&pr->rows[i]), "");
 	fprintf(f, "\n %18.9f seconds time elapsed", elapsed / 1e9);
 	if (n > 1)
 		fprintf(f, "  ( +- %5.2f%% )", rel_stddev(pr->elapsed_sum, pr->elapsed_sumsq, n));
@@ -551,5 +585,21 @@ void stat_printer__finish(struct stat_printer *pr)
 		fprintf(f, " %18.9f seconds user\n", pr->user_s / n);
 		fprintf(f, " %18.9f seconds sys\n\n", pr->sys_s / n);
 	}
-	fflush(f);
+}
+
+void stat_printer__finish(struct stat_printer *pr)
+{
+	double elapsed;
+
+	if (pr->runs <= 0)
+		return;
+	elapsed = pr->elapsed_sum / pr->runs;
+	average_runs(pr);
+	if (pr->fmt == STAT_FMT_JSON)
+		finish_json(pr, elapsed);
+	else if (pr->fmt == STAT_FMT_CSV)
+		finish_csv(pr, elapsed);
+	else
+		finish_human(pr, elapsed);
+	fflush(pr->out);
 }
