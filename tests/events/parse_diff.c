@@ -56,6 +56,14 @@ static void specs_add(struct specs *s, const char *p, size_t len)
 	s->len[s->nr++] = len;
 }
 
+static void specs_free(struct specs *s)
+{
+	for (size_t i = 0; i < s->nr; i++)
+		free(s->v[i]);
+	free(s->v);
+	free(s->len);
+}
+
 static void specs_addz(struct specs *s, const char *p)
 {
 	specs_add(s, p, strlen(p));
@@ -168,83 +176,60 @@ static void add_mod_subsets(struct specs *out)
 
 static const char alphabet[] = ":/,{}=-_. upkSGHrm0x19aAzZ?*\\";
 
+/* Inserts len bytes of p at buf[at] when they fit; the new length. */
+static size_t insert(char *buf, size_t n, size_t at, const char *p, size_t len)
+{
+	if (n + len >= SPEC_CAP)
+		return n;
+	memmove(buf + at + len, buf + at, n - at);
+	memmove(buf + at, p, len); /* p may be buf + at itself */
+	return n + len;
+}
+
+/* One random edit of buf[0..n) at at; the new length. */
+static size_t mutate_once(const struct specs *seeds, char *buf, size_t n, size_t at)
+{
+	size_t j = rnd_below(seeds->nr), m = seeds->len[j], k = rnd_below(n - at + 1);
+	const char *mod = mods[rnd_below(sizeof(mods) / sizeof(mods[0]))];
+	char c = alphabet[rnd_below(sizeof(alphabet) - 1)], sep = rnd_below(3) ? ':' : '/';
+	size_t from = rnd_below(m + 1);
+
+	switch (rnd_below(9)) {
+	case 0: /* a syntax character */
+	case 1:
+		return insert(buf, n, at, &c, 1);
+	case 2: /* delete a run */
+		memmove(buf + at, buf + at + k, n - at - k);
+		return n - k;
+	case 3: /* any byte */
+		if (at < n)
+			buf[at] = (char)rnd_below(256);
+		return n;
+	case 4: /* part of another seed */
+		return insert(buf, n, at, seeds->v[j] + from, rnd_below(m - from + 1));
+	case 5: /* a modifier */
+		n = insert(buf, n, n, &sep, 1);
+		return insert(buf, n, n, mod, strlen(mod));
+	case 6: /* into a group with another seed */
+		n = insert(buf, n, 0, "{", 1);
+		n = insert(buf, n, n, ",", 1);
+		n = insert(buf, n, n, seeds->v[j], m);
+		return insert(buf, n, n, "}", 1);
+	case 7: /* truncate */
+		return at;
+	default: /* duplicate a chunk */
+		return insert(buf, n, at, buf + at, k);
+	}
+}
+
 static void mutate(const struct specs *seeds, struct specs *out)
 {
 	char buf[SPEC_CAP];
 	size_t i = rnd_below(seeds->nr), n = seeds->len[i], rounds = 1 + rnd_below(4);
 
 	memcpy(buf, seeds->v[i], n);
-	while (rounds--) {
-		size_t at = rnd_below(n + 1), k;
-
-		switch (rnd_below(9)) {
-		case 0: /* insert a syntax character */
-		case 1:
-			if (n + 1 >= sizeof(buf))
-				break;
-			memmove(buf + at + 1, buf + at, n - at);
-			buf[at] = alphabet[rnd_below(sizeof(alphabet) - 1)];
-			n++;
-			break;
-		case 2: /* delete a run */
-			k = rnd_below(n - at + 1);
-			memmove(buf + at, buf + at + k, n - at - k);
-			n -= k;
-			break;
-		case 3: /* replace a byte, any byte */
-			if (at < n)
-				buf[at] = (char)rnd_below(256);
-			break;
-		case 4: /* splice another seed in */
-		{
-			size_t j = rnd_below(seeds->nr), m = seeds->len[j];
-			size_t from = rnd_below(m + 1), len = rnd_below(m - from + 1);
-
-			if (n + len >= sizeof(buf))
-				break;
-			memmove(buf + at + len, buf + at, n - at);
-			memcpy(buf + at, seeds->v[j] + from, len);
-			n += len;
-			break;
-		}
-		case 5: /* a modifier */
-		{
-			const char *m = mods[rnd_below(sizeof(mods) / sizeof(mods[0]))];
-			size_t len = strlen(m);
-
-			if (n + len + 1 >= sizeof(buf))
-				break;
-			buf[n++] = rnd_below(3) ? ':' : '/';
-			memcpy(buf + n, m, len);
-			n += len;
-			break;
-		}
-		case 6: /* into a list or a group */
-		{
-			size_t j = rnd_below(seeds->nr), m = seeds->len[j];
-
-			if (n + m + 4 >= sizeof(buf))
-				break;
-			memmove(buf + 1, buf, n);
-			buf[0] = '{';
-			buf[n + 1] = ',';
-			memcpy(buf + n + 2, seeds->v[j], m);
-			n += m + 2;
-			buf[n++] = '}';
-			break;
-		}
-		case 7: /* truncate */
-			n = at;
-			break;
-		default: /* duplicate a chunk */
-			k = rnd_below(n - at + 1);
-			if (n + k >= sizeof(buf))
-				break;
-			memmove(buf + at + k, buf + at, n - at);
-			n += k;
-			break;
-		}
-	}
+	while (rounds--)
+		n = mutate_once(seeds, buf, n, rnd_below(n + 1));
 	specs_add(out, buf, n);
 }
 
@@ -291,6 +276,8 @@ static int gen(const char *seed_file, long nr_mutations)
 		put_escaped(stdout, out.v[i], out.len[i]);
 		putchar('\n');
 	}
+	specs_free(&seeds);
+	specs_free(&out);
 	return 0;
 }
 
@@ -452,6 +439,7 @@ static int run(const char *mode, const char *dir)
 	read_specs(stdin, &s);
 	for (size_t i = 0; i < s.nr; i++)
 		run_one(s.v[i], s.len[i]);
+	specs_free(&s);
 	if (fake_root[0])
 		nftw(fake_root, rm_entry, 16, FTW_DEPTH | FTW_PHYS);
 	return 0;
