@@ -26,6 +26,16 @@ extern "C" {
 #define PERFEV_VERSION_MINOR 1
 #define PERFEV_VERSION_PATCH 0
 
+/*
+ * Names perf.data gives what has no file of its own, as perf writes them:
+ * the kernel's map, and what a report shows for a DSO or symbol it cannot
+ * name.
+ */
+#define PERFEV_KERNEL_DSO_NAME "[kernel.kallsyms]"
+#define PERFEV_UNKNOWN_NAME "[unknown]"
+/* The longest build id (a SHA-1) MMAP2 records and perf.data carry; shorter ones are padded. */
+#define PERFEV_BUILD_ID_MAX 20
+
 /* "MAJOR.MINOR.PATCH" of the library actually loaded. */
 PERFEV_API const char *perfev_version(void);
 

@@ -67,6 +67,9 @@
 extern "C" {
 #endif
 
+/* The file perf and perfev read and write when given none. */
+#define PERFEV_DATA_FILE_DEFAULT "perf.data"
+
 /* perf's own record types (tools/lib/perf/include/perf/event.h numbering). */
 enum perfev_user_record_type {
 	PERFEV_RECORD_HEADER_ATTR = 64,

@@ -146,7 +146,7 @@ struct perfev_data_build_id {
 	int32_t pid;
 	uint16_t misc; /* PERF_RECORD_MISC_KERNEL, _USER, ... */
 	uint8_t size;  /* bytes of id used: 20 for SHA-1, 16 for MD5... */
-	uint8_t id[20];
+	uint8_t id[PERFEV_BUILD_ID_MAX];
 	const char *filename;
 };
 PERFEV_API size_t perfev_data_reader__nr_build_ids(const struct perfev_data_reader *r);

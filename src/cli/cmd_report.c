@@ -194,7 +194,7 @@ static bool parse_args(int argc, char **argv, struct report_opts *o, bool *no_de
 	long n;
 	int c;
 
-	o->input = "perf.data";
+	o->input = PERFEV_DATA_FILE_DEFAULT;
 	o->graph_threshold = 0.5;
 	opterr = 0;
 	optind = 1;
@@ -385,8 +385,8 @@ static int on_sample(void *ctx, const struct perfev_session_sample *ss)
 		return 0;
 	if (o->dsos) {
 		const struct perfev_frame *f = nr ? &ss->frames[0] : NULL;
-		const char *name = !f ? "[unknown]" : f->kernel ? "[kernel.kallsyms]"
-					   : f->dso ? perfev_dso__name(f->dso) : "[unknown]";
+		const char *name = !f ? PERFEV_UNKNOWN_NAME : f->kernel ? PERFEV_KERNEL_DSO_NAME
+					   : f->dso ? perfev_dso__name(f->dso) : PERFEV_UNKNOWN_NAME;
 
 		if (!in_list(o->dsos, name) &&
 		    !(f && f->dso && !f->kernel && in_list(o->dsos, perfev_dso__short_name(f->dso))))

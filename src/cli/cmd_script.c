@@ -113,16 +113,16 @@ static void print_location(const struct script_state *st, const struct perfev_fr
 			if (st->fields & F_SYMOFF)
 				fprintf(o, "+0x%" PRIx64, dso_ip(f) - f->sym->start);
 		} else {
-			fputs(" [unknown]", o);
+			fputs(" " PERFEV_UNKNOWN_NAME, o);
 		}
 	}
 	if (st->fields & F_DSO) {
 		if (f->kernel)
-			fputs(" ([kernel.kallsyms])", o);
+			fputs(" (" PERFEV_KERNEL_DSO_NAME ")", o);
 		else if (f->map)
 			fprintf(o, " (%s)", f->map->filename);
 		else
-			fputs(" ([unknown])", o);
+			fputs(" (" PERFEV_UNKNOWN_NAME ")", o);
 	}
 }
 
@@ -175,7 +175,7 @@ static int on_sample(void *ctx, const struct perfev_session_sample *ss)
 		fprintf(o, "%10" PRIu64 " ", ss->period);
 	if (f & F_EVENT)
 		fprintf(o, "%*s: ", st->name_width,
-			ss->evsel >= 0 ? perfev_data_reader__evsel_name(r, ss->evsel) : "[unknown]");
+			ss->evsel >= 0 ? perfev_data_reader__evsel_name(r, ss->evsel) : PERFEV_UNKNOWN_NAME);
 	if (f & F_ADDR)
 		fprintf(o, "%16" PRIx64 " ", sm->addr);
 	if (chain) {
@@ -218,7 +218,7 @@ int cmd_script(int argc, char **argv)
 	};
 	struct script_state st = { .fields = DEFAULT_FIELDS, .out = stdout };
 	struct perfev_symbolizer *sy = NULL;
-	const char *input = "perf.data";
+	const char *input = PERFEV_DATA_FILE_DEFAULT;
 	bool quiet = false, no_demangle = false;
 	int c, ret = 1, err;
 	long n;

@@ -221,7 +221,7 @@ static int synth_collect(const void *rec, size_t size, void *ctx)
 /* The kernel's map and build id, and the processes that run already. */
 static int synthesize(struct session *s)
 {
-	uint8_t bid[20];
+	uint8_t bid[PERFEV_BUILD_ID_MAX];
 	int err, n;
 
 	err = perfev_synth__kernel(&s->fmt0, synth_collect, s);
@@ -233,7 +233,7 @@ static int synthesize(struct session *s)
 	n = perfev_build_id__kernel(bid, sizeof(bid));
 	if (n > 0)
 		perfev_data_writer__add_build_id(s->w, -1, PERF_RECORD_MISC_KERNEL, bid, (size_t)n,
-						 "[kernel.kallsyms]");
+						 PERFEV_KERNEL_DSO_NAME);
 	if (s->o->all_cpus || s->o->cpus)
 		err = perfev_synth__all(&s->fmt0, synth_collect, s);
 	else
@@ -498,7 +498,7 @@ int record_run(struct record_opts *o)
 	struct session s = { .o = o, .fd = -1, .pidfd = -1 };
 	int ret = 1, sig = 0, err;
 
-	s.path = o->output ? o->output : "perf.data";
+	s.path = o->output ? o->output : PERFEV_DATA_FILE_DEFAULT;
 	s.rec = malloc(MAX_RECORD);
 	if (!s.rec || sigwait_install()) {
 		cli_error("cannot set up: %s", strerror(errno));

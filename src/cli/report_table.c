@@ -83,8 +83,8 @@ static const char *base_name(const char *path)
 static const char *dso_text(const struct perfev_profile_frame *f)
 {
 	if (f->kernel)
-		return "[kernel.kallsyms]";
-	return f->dso ? perfev_dso__short_name(f->dso) : "[unknown]";
+		return PERFEV_KERNEL_DSO_NAME;
+	return f->dso ? perfev_dso__short_name(f->dso) : PERFEV_UNKNOWN_NAME;
 }
 
 /* The text of key k for entry e; NULL when out of memory. */

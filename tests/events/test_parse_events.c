@@ -249,6 +249,72 @@ static void test_modifiers(void **state)
 	assert_fails("cycles:u:k", -PERFEV_ERR_SYNTAX);
 }
 
+/* The line of path that contains marker, or "" (static storage). */
+static const char *doc_line(const char *path, const char *marker)
+{
+	static char line[1024];
+	char full[4096];
+	const char *root = getenv("ROOT_DIR");
+	FILE *f;
+
+	snprintf(full, sizeof(full), "%s/%s", root ? root : ".", path);
+	f = fopen(full, "r");
+	if (!f)
+		print_message("cannot open %s\n", full);
+	assert_non_null(f);
+	while (fgets(line, sizeof(line), f))
+		if (strstr(line, marker))
+			break;
+	if (feof(f))
+		line[0] = '\0';
+	fclose(f);
+	return line;
+}
+
+/*
+ * One table says which modifiers there are: every one the event error lists
+ * parses, the group error lists it too, and so do the man page and README.
+ */
+static void test_modifier_table(void **state)
+{
+	char listed[512], group_err[512], *save = NULL;
+	const char *man = doc_line("docs/libperfev.3", "with modifiers");
+	const char *readme = doc_line("README.md", "modifiers `");
+	struct perfev_evlist *el = perfev_evlist__new();
+	int n = 0;
+
+	(void)state;
+	assert_non_null(el);
+	assert_int_equal(perfev_evlist__add_events(el, "{task-clock}:z"), -PERFEV_ERR_SYNTAX);
+	snprintf(group_err, sizeof(group_err), "%s ", perfev_last_error());
+	perfev_evlist__delete(el);
+	assert_fails("task-clock:z", -PERFEV_ERR_SYNTAX);
+	assert_non_null(strstr(perfev_last_error(), "; modifiers are "));
+	snprintf(listed, sizeof(listed), "%s", strstr(perfev_last_error(), "; modifiers are ") + 16);
+	/* "u (user), k (kernel), ..., p/pp/ppp (precise), ..." */
+	for (char *item = strtok_r(listed, ",", &save); item; item = strtok_r(NULL, ",", &save)) {
+		char *save2 = NULL, spec[64], token[16];
+
+		item += strspn(item, " ");
+		item[strcspn(item, " ")] = '\0';
+		for (char *m = strtok_r(item, "/", &save2); m; m = strtok_r(NULL, "/", &save2)) {
+			snprintf(spec, sizeof(spec), "task-clock:%s", m);
+			if (parse(spec))
+				print_message("'%s': %s\n", spec, perfev_last_error());
+			assert_int_equal(parse(spec), 0);
+			snprintf(token, sizeof(token), " %s ", m);
+			assert_non_null(strstr(group_err, token));
+			snprintf(token, sizeof(token), ":%s", m);
+			if (!strstr(man, token) || !strstr(readme, token))
+				print_message("modifier '%s' is missing from the docs\n", m);
+			assert_non_null(strstr(man, token));
+			assert_non_null(strstr(readme, token));
+			n++;
+		}
+	}
+	assert_true(n >= 12);
+}
+
 static void test_raw(void **state)
 {
 	(void)state;
@@ -1091,6 +1157,7 @@ int main(void)
 		cmocka_unit_test(test_software),
 		cmocka_unit_test(test_cache_every_combination),
 		cmocka_unit_test(test_modifiers),
+		cmocka_unit_test(test_modifier_table),
 		cmocka_unit_test(test_raw),
 		cmocka_unit_test(test_breakpoint),
 		cmocka_unit_test(test_tracepoint),

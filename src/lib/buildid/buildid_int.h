@@ -7,8 +7,10 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "perfev/common.h"
+
 /* The longest build id (SHA-1), as MMAP2 records and perf's HEADER_BUILD_ID carry them. */
-#define BUILD_ID_MAX 20
+#define BUILD_ID_MAX PERFEV_BUILD_ID_MAX
 
 /* The build id of an open file; the error messages name it name. */
 int build_id__read_fd(int fd, const char *name, uint8_t *id, size_t size);

@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * What the event parser's files (parse_events.c, parse_evlist.c,
- * symbolic_events.c, cache_events.c, modifiers.c, pmu.c, tracepoint.c,
- * pfm.c, suggest.c, list_events.c) share; library-internal.
+ * What the event parser's files (spec_split.c, parse_events.c, breakpoint.c,
+ * parse_evlist.c, symbolic_events.c, cache_events.c, modifiers.c, pmu.c,
+ * tracepoint.c, pfm.c, suggest.c, list_events.c) share; library-internal.
  */
 #ifndef PERFEV_EVENTS_INT_H
 #define PERFEV_EVENTS_INT_H
@@ -58,10 +58,16 @@ void cache_event__name(unsigned int cache, unsigned int op, unsigned int result,
 void cache_event__desc(unsigned int cache, unsigned int op, unsigned int result, char *buf,
 		       size_t size);
 
-/* Modifiers (modifiers.c). */
-#define EVENT_MODIFIER_CHARS "ukhGHpSDIe"
-/* True when s is non-empty and made only of modifier characters. */
-bool modifiers__look_valid(const char *s);
+/* Modifiers (modifiers.c), from one table. */
+/* True for a modifier letter. */
+bool modifier__known(char c);
+/* True when s is non-empty and made only of modifier letters. */
+bool modifiers__only(const char *s);
+/*
+ * Appends every modifier to the error text: "u (user), k (kernel), ...,
+ * p/pp/ppp (precise), ..." when described, else "u k h G H p pp ppp ...".
+ */
+void modifiers__append_list(bool described);
 /*
  * Applies the modifier string mods to attr with perf's semantics: u/k/h
  * given set all three exclude bits, G/H both guest/host bits, others stay.
@@ -72,6 +78,70 @@ bool modifiers__look_valid(const char *s);
 int modifiers__apply(const char *mods, const char *spec, struct perf_event_attr *attr,
 		     bool *sample_read);
 
+/* Spec text (spec_split.c). */
+/*
+ * The check every spec passes once, before anything reads it: at most max
+ * bytes of printable ASCII.  Errors call it noun ("event list is longer ...")
+ * and of_noun ("... at offset 3 of the event list").
+ */
+int spec_text__check(const char *s, size_t max, const char *noun, const char *of_noun);
+/*
+ * Where the event starting at s[pos] ends in a list: at the next ',', '{'
+ * or '}' outside a PMU's /terms/, trailing spaces left out.  *len gets its
+ * length (never 0: an empty event is an error).
+ */
+int event_spec__extent(const char *s, size_t pos, size_t *len);
+
+enum spec_form {
+	SPEC_NAME,	 /* a name, "sys:event", "pmu::EVENT:UMASK", each with modifiers */
+	SPEC_PMU,	 /* "PMU/terms/mods" */
+	SPEC_BREAKPOINT, /* "mem:ADDR/LEN:rwx:mods" */
+};
+
+/*
+ * One event spec cut into its parts, once; the resolvers of parse_events.c
+ * read them.  Pointers point into text; every string is NUL-terminated
+ * unless it comes with a length.
+ */
+struct spec_split {
+	const char *spec; /* as written: errors quote it */
+	enum spec_form form;
+	char text[EVENT_SPEC_MAX + 1];
+	const char *mods; /* SPEC_PMU, SPEC_BREAKPOINT: the modifiers, or NULL */
+	union {
+		/* SPEC_NAME: "a:b:c" read every way a resolver may want it. */
+		struct {
+			char head[EVENT_SPEC_MAX + 1];	      /* before the first ':', or all */
+			const char *rest;		      /* after the first ':', or NULL */
+			char tp_event[EVENT_SPEC_MAX + 1];    /* from there to a second ':' */
+			size_t tp_len;			      /* of "sys:event" at the start of text */
+			const char *tp_mods;		      /* after the second ':', or NULL */
+			char before_last[EVENT_SPEC_MAX + 1]; /* before the last ':', or all */
+			const char *last;		      /* after the last ':', or NULL */
+			bool mods_only; /* no ':', or only modifier letters after it */
+		} name;
+		struct {
+			char pmu[EVENT_SPEC_MAX + 1], terms[EVENT_SPEC_MAX + 1];
+			char event[EVENT_SPEC_MAX + 1]; /* "PMU/terms/" */
+		} pmu;
+		struct {
+			const char *addr, *len, *access; /* len, access NULL when absent */
+			size_t addr_len, len_len, access_len;
+		} bp;
+	};
+};
+/*
+ * Cuts spec (at most EVENT_SPEC_MAX, checked) into s.  The errors are the
+ * ones no lookup could change: a PMU event's broken frame, a list or a
+ * stray '/' where one event belongs.
+ */
+int event_spec__split(const char *spec, struct spec_split *s);
+
+/* Breakpoints (breakpoint.c). */
+/* Fills attr and canon ("mem:0x1000/8:w") from a SPEC_BREAKPOINT split. */
+int breakpoint__resolve(const struct spec_split *s, struct perf_event_attr *attr, char *canon,
+			size_t size);
+
 /* Sysfs PMUs (pmu.c). */
 /*
  * Tests point the sysfs root (normally "/sys") at a fake tree; NULL
@@ -79,11 +149,11 @@ int modifiers__apply(const char *mods, const char *spec, struct perf_event_attr 
  */
 void pmu__set_sysfs_root(const char *root);
 /*
- * Parses "PMU/terms/" (text is exactly that, modifiers already removed)
- * into attr.  *name_term receives a name= term (or stays "").
+ * Encodes the terms of PMU pmu (the parts of "PMU/terms/") into attr; spec
+ * is quoted in errors.  *name_term receives a name= term (or stays "").
  */
-int pmu__parse(const char *text, const char *spec, struct perf_event_attr *attr, char *name_term,
-	       size_t name_size);
+int pmu__parse(const char *pmu, const char *terms, const char *spec, struct perf_event_attr *attr,
+	       char *name_term, size_t name_size);
 /*
  * Looks name up as an alias of every PMU; when exactly one PMU has it, fills
  * attr and canon ("pmu/alias/") and returns 1; 0 when none has it; an error
@@ -148,10 +218,10 @@ void suggest__append_then(const struct suggest *s, const char *text);
 unsigned int edit_distance(const char *a, size_t alen, const char *b, size_t blen);
 
 /*
- * Parses one event (NUL-terminated, at most EVENT_SPEC_MAX long) into attr
- * and its canonical name, applying extra_mods (a group's modifiers, may be
- * NULL) after the event's own.  'S' sets *sample_read instead of touching
- * attr.
+ * Parses one event into attr and its canonical name, applying extra_mods (a
+ * group's modifiers, may be NULL) after the event's own.  'S' sets
+ * *sample_read instead of touching attr.  spec has passed spec_text__check()
+ * and is 1 to EVENT_SPEC_MAX long.
  */
 int parse_event__one(const char *spec, const char *extra_mods, struct perf_event_attr *attr,
 		     char *name, size_t name_size, bool *sample_read);

@@ -1,32 +1,14 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * One event spec, perf's syntax, into a perf_event_attr: symbolic hardware,
- * software and cache names, raw rNNN, mem: breakpoints, PMU/terms/,
- * sys:tracepoint and libpfm4's vendor names, then modifiers.
+ * One event spec, perf's syntax, into a perf_event_attr: cut once into its
+ * parts (spec_split.c), then offered to an ordered table of resolvers, each
+ * of which takes it, leaves it to the next or explains what is wrong with
+ * it; then modifiers, and the event's canonical name.
  */
-#include <linux/hw_breakpoint.h>
 #include <stdio.h>
 #include <string.h>
 
 #include "events/events_int.h"
-
-/* Everything spec-shaped is refused before any lookup if it is not plain printable text. */
-static int check_spec_text(const char *spec)
-{
-	size_t len = strnlen(spec, EVENT_SPEC_MAX + 1);
-
-	if (!len)
-		return set_error(PERFEV_ERR_SYNTAX, "empty event spec");
-	if (len > EVENT_SPEC_MAX)
-		return set_error(PERFEV_ERR_SYNTAX, "event spec is longer than %d characters",
-				 EVENT_SPEC_MAX);
-	for (size_t i = 0; i < len; i++)
-		if (!spec_char_ok((unsigned char)spec[i]))
-			return set_error(PERFEV_ERR_SYNTAX,
-					 "invalid byte 0x%02x at offset %zu of event spec",
-					 (unsigned char)spec[i], i);
-	return 0;
-}
 
 static bool is_hex(char c)
 {
@@ -93,24 +75,6 @@ static int lookup_basic(const char *name, struct perf_event_attr *attr, char *ca
 	return 0;
 }
 
-/* lookup_basic(), then an alias only one PMU has, then libpfm4 (last: it knows a lot). */
-static int lookup_plain(const char *name, struct perf_event_attr *attr, char *canon, size_t size)
-{
-	int ret = lookup_basic(name, attr, canon, size);
-
-	if (ret)
-		return ret;
-	ret = pmu__find_unique_alias(name, attr, canon, size);
-	if (ret)
-		return ret;
-	memset(attr, 0, sizeof(*attr));
-	if (!pfm__parse(name, attr)) {
-		snprintf(canon, size, "%s", name);
-		return 1;
-	}
-	return 0;
-}
-
 static int unknown_event(const char *name)
 {
 	char buf[64];
@@ -135,265 +99,212 @@ static int unknown_event(const char *name)
 	return -PERFEV_ERR_UNKNOWN_EVENT;
 }
 
-/* "mem:ADDR[/LEN][:rwx][:mods]"; *mods points into buf at the modifiers, or NULL. */
-static int parse_breakpoint(char *buf, const char *spec, struct perf_event_attr *attr,
-			    char *canon, size_t size, char **mods)
+/*
+ * What a resolver makes of a spec: attr (zeroed before each try), the
+ * canonical name, a name= term, and which modifiers follow the event.
+ */
+struct resolved {
+	struct perf_event_attr *attr;
+	char canon[EVENT_NAME_MAX], name_term[EVENT_NAME_MAX];
+	const char *mods;
+};
+
+/* 1 when the spec is the resolver's (r filled), 0 when not, or an error. */
+typedef int (*resolver_fn)(const struct spec_split *s, struct resolved *r);
+
+static int resolve_breakpoint(const struct spec_split *s, struct resolved *r)
 {
-	char *p = buf + 4, *end;
-	uint64_t addr, len = 0;
-	unsigned int type = 0;
-	bool len_given = false;
+	int err = breakpoint__resolve(s, r->attr, r->canon, sizeof(r->canon));
 
-	*mods = NULL;
-	end = p + strcspn(p, "/:");
-	if (end == p)
-		return set_error(PERFEV_ERR_SYNTAX,
-				 "'%s' has no address: expected mem:ADDR[/LEN][:rwx]", spec);
-	if (!parse_u64(p, (size_t)(end - p), &addr))
-		return set_error(PERFEV_ERR_SYNTAX,
-				 "bad breakpoint address in '%s': expected a decimal or 0x hex number",
-				 spec);
-	p = end;
-	if (*p == '/') {
-		p++;
-		end = p + strcspn(p, ":");
-		if (!parse_u64(p, (size_t)(end - p), &len) ||
-		    (len != 1 && len != 2 && len != 4 && len != 8))
-			return set_error(PERFEV_ERR_SYNTAX,
-					 "bad breakpoint length in '%s': it must be 1, 2, 4 or 8",
-					 spec);
-		len_given = true;
-		p = end;
-	}
-	if (*p == ':') {
-		size_t n;
-
-		p++;
-		n = strcspn(p, ":");
-		/*
-		 * ":w" is the access type, ":u" a modifier: a group of only
-		 * r, w and x is the access, and modifiers may follow it.
-		 */
-		if (n && strspn(p, "rwx") == n) {
-			for (size_t i = 0; i < n; i++) {
-				unsigned int bit = p[i] == 'r' ? HW_BREAKPOINT_R :
-						   p[i] == 'w' ? HW_BREAKPOINT_W : HW_BREAKPOINT_X;
-
-				if (type & bit)
-					return set_error(PERFEV_ERR_SYNTAX,
-							 "access '%c' given twice in '%s'", p[i],
-							 spec);
-				type |= bit;
-			}
-			p += n;
-			if (*p == ':')
-				*mods = p + 1;
-		} else {
-			*mods = p;
-		}
-		if (*mods && !**mods)
-			return set_error(PERFEV_ERR_SYNTAX, "empty modifier in '%s'", spec);
-	} else if (*p) {
-		return set_error(PERFEV_ERR_SYNTAX, "unexpected '%c' in '%s'", *p, spec);
-	}
-	if (!type)
-		type = HW_BREAKPOINT_RW;
-	if (!len_given)
-		len = type == HW_BREAKPOINT_X ? sizeof(long) : HW_BREAKPOINT_LEN_4;
-	attr->type = PERF_TYPE_BREAKPOINT;
-	attr->bp_type = type;
-	attr->bp_addr = addr;
-	attr->bp_len = len;
-	snprintf(canon, size, "mem:0x%llx", (unsigned long long)addr);
-	if (len_given)
-		snprintf(canon + strlen(canon), size - strlen(canon), "/%llu", (unsigned long long)len);
-	snprintf(canon + strlen(canon), size - strlen(canon), ":%s%s%s",
-		 type & HW_BREAKPOINT_R ? "r" : "", type & HW_BREAKPOINT_W ? "w" : "",
-		 type & HW_BREAKPOINT_X ? "x" : "");
-	return 0;
+	r->mods = s->mods;
+	return err ? err : 1;
 }
 
-/* Length of a leading PMU name followed by '/', or 0. */
-static size_t pmu_prefix(const char *s)
+static int resolve_pmu_terms(const struct spec_split *s, struct resolved *r)
 {
-	size_t n = 0;
+	int err = pmu__parse(s->pmu.pmu, s->pmu.terms, s->spec, r->attr, r->name_term,
+			     sizeof(r->name_term));
 
-	while ((s[n] >= 'a' && s[n] <= 'z') || (s[n] >= 'A' && s[n] <= 'Z') ||
-	       (s[n] >= '0' && s[n] <= '9') || s[n] == '_' || s[n] == '-' || s[n] == '.')
-		n++;
-	return n && s[n] == '/' ? n : 0;
+	if (err)
+		return err;
+	snprintf(r->canon, sizeof(r->canon), "%s", s->pmu.event);
+	r->mods = s->mods;
+	return 1;
+}
+
+/* "cycles[:u]", "L1-dcache-loads[:u]", "r1a[:u]": after the first ':', modifiers only. */
+static int resolve_basic(const struct spec_split *s, struct resolved *r)
+{
+	int ret = lookup_basic(s->name.head, r->attr, r->canon, sizeof(r->canon));
+
+	r->mods = s->name.rest;
+	return ret;
+}
+
+/* "sys:event[:mods]" in tracefs. */
+static int tracepoint_named(const struct spec_split *s, struct resolved *r)
+{
+	int err = tracepoint__parse(s->name.head, s->name.tp_event, s->spec, r->attr);
+
+	if (err)
+		return err;
+	snprintf(r->canon, sizeof(r->canon), "%.*s", (int)s->name.tp_len, s->text);
+	r->mods = s->name.tp_mods;
+	return 1;
+}
+
+/* A tracepoint of a subsystem tracefs has; its errors are final. */
+static int resolve_tracepoint(const struct spec_split *s, struct resolved *r)
+{
+	if (!s->name.rest || !tracepoint__sys_exists(s->name.head))
+		return 0;
+	return tracepoint_named(s, r);
+}
+
+/* "tsc[:u]": an alias that only one PMU has. */
+static int resolve_pmu_alias(const struct spec_split *s, struct resolved *r)
+{
+	int ret;
+
+	if (!s->name.mods_only)
+		return 0;
+	ret = pmu__find_unique_alias(s->name.head, r->attr, r->canon, sizeof(r->canon));
+	r->mods = s->name.rest;
+	return ret;
+}
+
+/* libpfm4's name for an event, then perfev's modifiers (or none). */
+static int pfm_named(const char *name, const char *mods, struct resolved *r)
+{
+	if (pfm__parse(name, r->attr))
+		return 0;
+	snprintf(r->canon, sizeof(r->canon), "%s", name);
+	r->mods = mods;
+	return 1;
+}
+
+/* "RETIRED_UOPS[:u]": modifier letters after the name are perfev's. */
+static int resolve_pfm_modified(const struct spec_split *s, struct resolved *r)
+{
+	return s->name.mods_only ? pfm_named(s->name.head, s->name.rest, r) : 0;
+}
+
+/* libpfm4's own syntax, "pmu::EVENT:UMASK" (or "EVENT:u", when nothing took it above). */
+static int resolve_pfm_whole(const struct spec_split *s, struct resolved *r)
+{
+	return s->name.rest ? pfm_named(s->text, NULL, r) : 0;
+}
+
+/* "pmu::EVENT:UMASK:u": libpfm4's syntax, then perfev's modifiers. */
+static int resolve_pfm_then_modifiers(const struct spec_split *s, struct resolved *r)
+{
+	if (s->name.mods_only || !modifiers__only(s->name.last))
+		return 0;
+	return pfm_named(s->name.before_last, s->name.last, r);
+}
+
+/* "sys:event" of no subsystem tracefs has: the tracepoint code says what is close. */
+static int resolve_unknown_tracepoint(const struct spec_split *s, struct resolved *r)
+{
+	if (s->name.mods_only || !s->name.tp_event[0])
+		return 0;
+	return tracepoint_named(s, r);
+}
+
+/* Nothing took it: say so, with the names close to it. */
+static int resolve_unknown(const struct spec_split *s, struct resolved *r)
+{
+	(void)r;
+	return unknown_event(s->name.mods_only ? s->name.head : s->spec);
 }
 
 /*
- * "PMU/terms/[:]mods": cuts buf after the closing '/' and points *mods at
- * the modifiers (or NULL).
+ * Every reading of a spec, in the order they are tried: the first that
+ * takes a spec of its form wins, and its errors are final.  The order
+ * decides what a name two could take means: perf's own names before
+ * tracepoints, PMU aliases before libpfm4, which knows a great many names,
+ * and for "NAME:letters" perfev's modifiers before libpfm4's own syntax.
  */
-static int split_pmu(char *buf, size_t plen, const char *spec, char **mods)
+static const struct resolver {
+	enum spec_form form;
+	resolver_fn resolve;
+} resolvers[] = {
+	{ SPEC_BREAKPOINT, resolve_breakpoint },
+	{ SPEC_PMU, resolve_pmu_terms },
+	{ SPEC_NAME, resolve_basic },
+	{ SPEC_NAME, resolve_tracepoint },
+	{ SPEC_NAME, resolve_pmu_alias },
+	{ SPEC_NAME, resolve_pfm_modified },
+	{ SPEC_NAME, resolve_pfm_whole },
+	{ SPEC_NAME, resolve_pfm_then_modifiers },
+	{ SPEC_NAME, resolve_unknown_tracepoint },
+	{ SPEC_NAME, resolve_unknown },
+};
+
+static int resolve(const struct spec_split *s, struct resolved *r)
 {
-	char *close = strchr(buf + plen + 1, '/');
+	for (size_t i = 0; i < ARRAY_SIZE(resolvers); i++) {
+		int ret;
 
-	*mods = NULL;
-	if (!close)
-		return set_error(PERFEV_ERR_SYNTAX,
-				 "unterminated terms in '%s': expected PMU/terms/ with a closing '/'",
-				 spec);
-	if (close[1]) {
-		char *m = close + 1;
-
-		if (*m == ':')
-			m++;
-		if (!*m)
-			return set_error(PERFEV_ERR_SYNTAX, "empty modifier in '%s'", spec);
-		if (strchr(m, '/'))
-			return set_error(PERFEV_ERR_SYNTAX,
-					 "unexpected text after the terms of '%s'", spec);
-		*mods = m;
-		/* The modifiers may start right after '/', so copy them out of harm's way. */
-		memmove(close + 2, m, strlen(m) + 1);
-		*mods = close + 2;
+		if (resolvers[i].form != s->form)
+			continue;
+		memset(r->attr, 0, sizeof(*r->attr));
+		r->mods = NULL;
+		ret = resolvers[i].resolve(s, r);
+		if (ret)
+			return ret < 0 ? ret : 0;
 	}
-	close[1] = '\0';
-	return 0;
+	/* Not reached: the last resolver of each form takes or refuses every spec. */
+	return set_error(PERFEV_ERR_UNKNOWN_EVENT, "unknown event '%s'", s->spec);
+}
+
+/* The event's own modifiers then the group's, in one go: see modifiers__apply(). */
+static int apply_modifiers(const struct spec_split *s, const struct resolved *r,
+			   const char *extra_mods, char *all_mods, size_t size, bool *sample_read)
+{
+	if (r->mods && !*r->mods)
+		return set_error(PERFEV_ERR_SYNTAX, "empty modifier in '%s'", s->spec);
+	snprintf(all_mods, size, "%s%s", r->mods ? r->mods : "", extra_mods ? extra_mods : "");
+	return all_mods[0] ? modifiers__apply(all_mods, s->spec, r->attr, sample_read) : 0;
+}
+
+static void event_name(const struct resolved *r, const char *all_mods, char *name,
+		       size_t name_size)
+{
+	size_t clen = strlen(r->canon);
+	/* perf writes PMU modifiers straight after the closing '/': "msr/tsc/u". */
+	bool sep = all_mods[0] && !(clen && r->canon[clen - 1] == '/');
+
+	if (r->name_term[0])
+		snprintf(name, name_size, "%s", r->name_term);
+	else
+		snprintf(name, name_size, "%s%s%s", r->canon, sep ? ":" : "", all_mods);
 }
 
 int parse_event__one(const char *spec, const char *extra_mods, struct perf_event_attr *attr,
 		     char *name, size_t name_size, bool *sample_read)
 {
-	char buf[EVENT_SPEC_MAX + 2], canon[EVENT_NAME_MAX], name_term[EVENT_NAME_MAX];
+	struct spec_split s;
+	struct resolved r = { .attr = attr };
 	char all_mods[EVENT_SPEC_MAX + 64];
-	char *mods = NULL, *colon;
-	size_t plen;
 	int err;
 
 	memset(attr, 0, sizeof(*attr));
 	*sample_read = false;
 	if (name && name_size)
 		name[0] = '\0';
-	canon[0] = name_term[0] = '\0';
-	err = check_spec_text(spec);
-	if (err)
+	err = event_spec__split(spec, &s);
+	if (!err)
+		err = resolve(&s, &r);
+	if (!err)
+		err = apply_modifiers(&s, &r, extra_mods, all_mods, sizeof(all_mods), sample_read);
+	if (err) {
+		memset(attr, 0, sizeof(*attr));
 		return err;
-	/* One spare byte: split_pmu() may shift modifiers right by one. */
-	snprintf(buf, sizeof(buf), "%s", spec);
-
-	if (!strncmp(buf, "mem:", 4)) {
-		err = parse_breakpoint(buf, spec, attr, canon, sizeof(canon), &mods);
-	} else if ((plen = pmu_prefix(buf))) {
-		err = split_pmu(buf, plen, spec, &mods);
-		if (!err)
-			err = pmu__parse(buf, spec, attr, name_term, sizeof(name_term));
-		if (!err)
-			snprintf(canon, sizeof(canon), "%s", buf);
-	} else if (strpbrk(buf, ",{}")) {
-		err = set_error(PERFEV_ERR_SYNTAX,
-				"unexpected '%c' at offset %zu of '%s': this takes one event; lists "
-				"and groups go to perfev_evlist__add_events()",
-				*strpbrk(buf, ",{}"), (size_t)(strpbrk(buf, ",{}") - buf), spec);
-	} else if (strchr(buf, '/')) {
-		err = set_error(PERFEV_ERR_SYNTAX,
-				"unexpected '/' at offset %zu of '%s' (a PMU event is PMU/terms/)",
-				(size_t)(strchr(buf, '/') - buf), spec);
-	} else if (!(colon = strchr(buf, ':'))) {
-		err = lookup_plain(buf, attr, canon, sizeof(canon));
-		if (!err)
-			err = unknown_event(buf);
-		else if (err > 0)
-			err = 0;
-	} else {
-		char *rest = colon + 1;
-
-		*colon = '\0';
-		err = lookup_basic(buf, attr, canon, sizeof(canon));
-		if (err > 0) {
-			/* "cycles:u": what follows is modifiers and nothing else. */
-			mods = rest;
-			err = *mods ? 0 : set_error(PERFEV_ERR_SYNTAX, "empty modifier in '%s'", spec);
-		} else if (!err && tracepoint__sys_exists(buf)) {
-			char *c2 = strchr(rest, ':');
-
-			if (c2) {
-				*c2 = '\0';
-				mods = c2 + 1;
-			}
-			err = tracepoint__parse(buf, rest, spec, attr);
-			if (!err && mods && !*mods)
-				err = set_error(PERFEV_ERR_SYNTAX, "empty modifier in '%s'", spec);
-			if (!err)
-				snprintf(canon, sizeof(canon), "%s:%s", buf, rest);
-		} else if (!err && modifiers__look_valid(rest)) {
-			/* "tsc:u", "RETIRED_UOPS:u"; else libpfm4's own "EVENT:u" syntax. */
-			err = lookup_plain(buf, attr, canon, sizeof(canon));
-			if (err > 0) {
-				mods = rest;
-				err = 0;
-			} else if (!err) {
-				*colon = ':';
-				memset(attr, 0, sizeof(*attr));
-				if (!pfm__parse(buf, attr)) {
-					snprintf(canon, sizeof(canon), "%s", buf);
-				} else {
-					*colon = '\0';
-					err = unknown_event(buf);
-				}
-			}
-		} else if (!err) {
-			/* A tracepoint of an unknown subsystem, or libpfm4's "PMU::EVENT:UMASK". */
-			*colon = ':';
-			if (!pfm__parse(buf, attr)) {
-				snprintf(canon, sizeof(canon), "%s", buf);
-			} else {
-				char *last = strrchr(buf, ':');
-
-				memset(attr, 0, sizeof(*attr));
-				*last = '\0';
-				if (last != colon && modifiers__look_valid(last + 1) &&
-				    !pfm__parse(buf, attr)) {
-					snprintf(canon, sizeof(canon), "%s", buf);
-					mods = last + 1;
-				} else {
-					char *c2;
-
-					*last = ':';
-					memset(attr, 0, sizeof(*attr));
-					*colon = '\0';
-					c2 = strchr(rest, ':');
-					if (c2)
-						*c2 = '\0';
-					if (!*rest)
-						err = unknown_event(spec);
-					else
-						err = tracepoint__parse(buf, rest, spec, attr);
-				}
-			}
-		}
 	}
-	if (err)
-		goto fail;
-	/* Own modifiers then the group's, in one go: see modifiers__apply(). */
-	snprintf(all_mods, sizeof(all_mods), "%s%s", mods ? mods : "", extra_mods ? extra_mods : "");
-	if (mods && !*mods) {
-		err = set_error(PERFEV_ERR_SYNTAX, "empty modifier in '%s'", spec);
-		goto fail;
-	}
-	if (all_mods[0]) {
-		err = modifiers__apply(all_mods, spec, attr, sample_read);
-		if (err)
-			goto fail;
-	}
-	if (name && name_size) {
-		size_t clen = strlen(canon);
-		/* perf writes PMU modifiers straight after the closing '/': "msr/tsc/u". */
-		bool sep = all_mods[0] && !(clen && canon[clen - 1] == '/');
-
-		if (name_term[0])
-			snprintf(name, name_size, "%s", name_term);
-		else
-			snprintf(name, name_size, "%s%s%s", canon, sep ? ":" : "", all_mods);
-	}
+	if (name && name_size)
+		event_name(&r, all_mods, name, name_size);
 	return 0;
-fail:
-	memset(attr, 0, sizeof(*attr));
-	return err;
 }
 
 int perfev_parse_event(const char *spec, struct perf_event_attr *attr, char *name,
@@ -404,7 +315,14 @@ int perfev_parse_event(const char *spec, struct perf_event_attr *attr, char *nam
 
 	if (!spec || !attr)
 		return set_error(EINVAL, "no event spec or attribute given");
-	err = parse_event__one(spec, NULL, attr, name, name_size, &sample_read);
+	memset(attr, 0, sizeof(*attr));
+	if (name && name_size)
+		name[0] = '\0';
+	if (!*spec)
+		return set_error(PERFEV_ERR_SYNTAX, "empty event spec");
+	err = spec_text__check(spec, EVENT_SPEC_MAX, "event spec", "event spec");
+	if (!err)
+		err = parse_event__one(spec, NULL, attr, name, name_size, &sample_read);
 	if (!err && sample_read)
 		attr->sample_type |= PERF_SAMPLE_READ;
 	return err;

@@ -592,33 +592,21 @@ static int pmu_type(const char *pmu, uint32_t *type)
 	return 0;
 }
 
-int pmu__parse(const char *text, const char *spec, struct perf_event_attr *attr, char *name_term,
-	       size_t name_size)
+int pmu__parse(const char *pmu, const char *terms, const char *spec, struct perf_event_attr *attr,
+	       char *name_term, size_t name_size)
 {
-	char pmu[PMU_NAME_MAX], terms[EVENT_SPEC_MAX + 1], path[PMU_PATH_MAX];
-	const char *slash = strchr(text, '/');
-	size_t len = strlen(text), plen, tlen;
+	char path[PMU_PATH_MAX], buf[EVENT_SPEC_MAX + 1];
+	size_t tlen = strlen(terms);
 	struct pmu_ctx c;
 	char *save = NULL, *tok;
 	int err;
 
 	if (name_size)
 		name_term[0] = '\0';
-	if (!slash || len < 2 || text[len - 1] != '/' || slash == text + len - 1)
-		return set_error(PERFEV_ERR_SYNTAX, "'%s' is not of the form PMU/terms/", spec);
-	plen = (size_t)(slash - text);
-	tlen = len - plen - 2;
-	if (!plen || plen >= sizeof(pmu) || tlen >= sizeof(terms))
+	if (strlen(pmu) >= PMU_NAME_MAX || !str_copy(buf, sizeof(buf), terms))
 		return set_error(PERFEV_ERR_SYNTAX, "malformed PMU name in '%s'", spec);
-	memcpy(pmu, text, plen);
-	pmu[plen] = '\0';
-	memcpy(terms, slash + 1, tlen);
-	terms[tlen] = '\0';
 	if (!name_is_path_safe(pmu))
 		return set_error(PERFEV_ERR_SYNTAX, "malformed PMU name '%s' in '%s'", pmu, spec);
-	if (strchr(terms, '/'))
-		return set_error(PERFEV_ERR_SYNTAX,
-				 "unexpected '/' in the terms of '%s' (expected PMU/terms/)", spec);
 	if (!pmu_path(path, sizeof(path), pmu, NULL, NULL) || !is_dir(path))
 		return unknown_pmu(pmu, spec);
 
@@ -633,7 +621,7 @@ int pmu__parse(const char *text, const char *spec, struct perf_event_attr *attr,
 	/* strtok_r would skip empty terms, which are errors. */
 	if (terms[0] == ',' || terms[tlen - 1] == ',' || strstr(terms, ",,"))
 		return set_error(PERFEV_ERR_SYNTAX, "empty term in '%s'", spec);
-	for (tok = strtok_r(terms, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+	for (tok = strtok_r(buf, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
 		char *eq = strchr(tok, '=');
 
 		if (eq) {
@@ -678,7 +666,7 @@ int pmu__find_unique_alias(const char *name, struct perf_event_attr *attr, char 
 	if (found.nr == 1) {
 		snprintf(text, sizeof(text), "%s/%s/", found.names[0], name);
 		/* A name= term makes no sense here: the alias's own terms can't carry one. */
-		err = pmu__parse(text, text, attr, name_term, sizeof(name_term));
+		err = pmu__parse(found.names[0], name, text, attr, name_term, sizeof(name_term));
 		if (!err) {
 			err = 1;
 			snprintf(canon, size, "%s", text);

@@ -2,7 +2,8 @@
 /*
  * Event lists: "a,{b,c}:S,PMU/t=1,u=2/" into an evlist.  Commas split
  * events except inside a PMU's /terms/; braces make groups, which do not
- * nest; modifiers after a group's '}' apply to every member.
+ * nest; modifiers after a group's '}' apply to every member.  Where one
+ * event ends and what it says are events/'s business.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -18,6 +19,12 @@ struct slice {
 	size_t start, len;
 };
 
+/* A group's members. */
+struct slices {
+	struct slice *v;
+	size_t nr, cap;
+};
+
 static size_t skip_spaces(const char *s, size_t pos)
 {
 	while (s[pos] == ' ')
@@ -25,39 +32,24 @@ static size_t skip_spaces(const char *s, size_t pos)
 	return pos;
 }
 
-/*
- * Finds the end of the event starting at pos: the next ',', '{' or '}' that
- * is not inside a PMU's /terms/.  Trailing spaces are not part of it.
- */
 static int scan_event(const char *s, size_t pos, struct slice *ev)
 {
-	bool bp = !strncmp(s + pos, "mem:", 4), in_terms = false, terms_done = false;
-	size_t p = pos, open_at = 0, end;
-
-	for (; s[p]; p++) {
-		char c = s[p];
-
-		if (c == '/' && !bp && !terms_done) {
-			if (!in_terms)
-				open_at = p;
-			else
-				terms_done = true;
-			in_terms = !in_terms;
-			continue;
-		}
-		if (!in_terms && (c == ',' || c == '{' || c == '}'))
-			break;
-	}
-	if (in_terms)
-		return set_error(PERFEV_ERR_SYNTAX,
-				 "unterminated PMU terms: the '/' at offset %zu has no closing '/'",
-				 open_at);
-	for (end = p; end > pos && s[end - 1] == ' '; end--)
-		;
-	if (end == pos)
-		return set_error(PERFEV_ERR_SYNTAX, "empty event at offset %zu", pos);
 	ev->start = pos;
-	ev->len = end - pos;
+	return event_spec__extent(s, pos, &ev->len);
+}
+
+static int slices_add(struct slices *l, const struct slice *ev)
+{
+	if (l->nr == l->cap) {
+		size_t cap = l->cap ? l->cap * 2 : 8, bytes;
+		struct slice *n;
+
+		if (!size_mul_ok(cap, sizeof(*n), &bytes) || !(n = realloc(l->v, bytes)))
+			return set_error(ENOMEM, "out of memory");
+		l->v = n;
+		l->cap = cap;
+	}
+	l->v[l->nr++] = *ev;
 	return 0;
 }
 
@@ -100,106 +92,133 @@ static int add_one(struct perfev_evlist *el, const char *s, const struct slice *
 	return 0;
 }
 
-/* A group "{a,b,...}[:mods]" at pos (its '{'); *next gets the offset after it. */
-static int add_group(struct perfev_evlist *el, const char *s, size_t pos, size_t *next)
+static int nested_group(size_t at)
 {
-	struct slice *members = NULL, ev;
-	size_t nr = 0, cap = 0, p = pos + 1;
-	char mods[GROUP_MODS_MAX + 1] = "", member_mods[GROUP_MODS_MAX + 1];
-	struct perfev_evsel *leader = NULL;
-	bool group_sample_read;
-	int err = 0;
+	return set_error(PERFEV_ERR_SYNTAX, "nested group at offset %zu: groups cannot contain groups",
+			 at);
+}
+
+static int unbalanced_open(size_t at)
+{
+	return set_error(PERFEV_ERR_SYNTAX,
+			 "unbalanced '{' at offset %zu: the group has no closing '}'", at);
+}
+
+/* The members of the group whose '{' is at pos; *next gets the offset after its '}'. */
+static int scan_members(const char *s, size_t pos, struct slices *members, size_t *next)
+{
+	size_t p = pos + 1;
+	struct slice ev;
+	int err;
 
 	for (;;) {
 		p = skip_spaces(s, p);
-		if (s[p] == '{') {
-			err = set_error(PERFEV_ERR_SYNTAX,
-					"nested group at offset %zu: groups cannot contain groups", p);
-			goto out;
-		}
-		if (s[p] == '\0') {
-			err = set_error(PERFEV_ERR_SYNTAX,
-					"unbalanced '{' at offset %zu: the group has no closing '}'", pos);
-			goto out;
-		}
+		if (s[p] == '{')
+			return nested_group(p);
+		if (!s[p])
+			return unbalanced_open(pos);
 		err = scan_event(s, p, &ev);
+		if (!err)
+			err = slices_add(members, &ev);
 		if (err)
-			goto out;
-		if (nr == cap) {
-			size_t ncap = cap ? cap * 2 : 8, bytes;
-			struct slice *n;
-
-			if (!size_mul_ok(ncap, sizeof(*n), &bytes) || !(n = realloc(members, bytes))) {
-				err = set_error(ENOMEM, "out of memory");
-				goto out;
-			}
-			members = n;
-			cap = ncap;
-		}
-		members[nr++] = ev;
+			return err;
 		p = skip_spaces(s, ev.start + ev.len);
 		if (s[p] == ',') {
 			p++;
 			continue;
 		}
-		if (s[p] == '}')
-			break;
-		if (s[p] == '{') {
-			err = set_error(PERFEV_ERR_SYNTAX,
-					"nested group at offset %zu: groups cannot contain groups", p);
-			goto out;
+		if (s[p] == '}') {
+			*next = p + 1;
+			return 0;
 		}
-		err = set_error(PERFEV_ERR_SYNTAX,
-				"unbalanced '{' at offset %zu: the group has no closing '}'", pos);
-		goto out;
+		return s[p] == '{' ? nested_group(p) : unbalanced_open(pos);
 	}
-	p++; /* the '}' */
-	if (s[p] == ':') {
-		size_t m = ++p, n = 0;
+}
 
-		while (s[p] && s[p] != ',' && s[p] != ' ' && s[p] != '{' && s[p] != '}')
-			p++;
-		n = p - m;
-		if (!n) {
-			err = set_error(PERFEV_ERR_SYNTAX, "empty group modifier at offset %zu", m);
-			goto out;
-		}
-		if (n > GROUP_MODS_MAX) {
-			err = set_error(PERFEV_ERR_SYNTAX,
-					"group modifiers at offset %zu are longer than %d characters", m,
-					GROUP_MODS_MAX);
-			goto out;
-		}
-		for (size_t i = 0; i < n; i++) {
-			if (!strchr(EVENT_MODIFIER_CHARS, s[m + i])) {
-				err = set_error(PERFEV_ERR_SYNTAX,
-						"unknown group modifier '%c' at offset %zu; modifiers "
-						"are u k h G H p pp ppp S D I e",
-						s[m + i], m + i);
-				goto out;
-			}
-		}
-		memcpy(mods, s + m, n);
-		mods[n] = '\0';
-	}
-	/* Group ":S" is the leader's business: members keep the other modifiers. */
-	group_sample_read = strchr(mods, 'S') != NULL;
-	{
-		size_t j = 0;
+/* A group's ":mods" at p (if any) into mods; *next gets the offset after them. */
+static int scan_group_mods(const char *s, size_t p, char *mods, size_t *next)
+{
+	size_t m = p + 1, n;
 
-		for (size_t i = 0; mods[i]; i++)
-			if (mods[i] != 'S')
-				member_mods[j++] = mods[i];
-		member_mods[j] = '\0';
-	}
-	for (size_t i = 0; i < nr && !err; i++)
-		err = add_one(el, s, &members[i], i ? member_mods : mods, &leader, true);
-	if (!err && group_sample_read && leader)
-		evsel__set_sample_read(leader, true);
+	mods[0] = '\0';
 	*next = p;
-out:
-	free(members);
+	if (s[p] != ':')
+		return 0;
+	for (p = m; s[p] && s[p] != ',' && s[p] != ' ' && s[p] != '{' && s[p] != '}'; p++)
+		;
+	n = p - m;
+	if (!n)
+		return set_error(PERFEV_ERR_SYNTAX, "empty group modifier at offset %zu", m);
+	if (n > GROUP_MODS_MAX)
+		return set_error(PERFEV_ERR_SYNTAX,
+				 "group modifiers at offset %zu are longer than %d characters", m,
+				 GROUP_MODS_MAX);
+	for (size_t i = 0; i < n; i++) {
+		if (!modifier__known(s[m + i])) {
+			set_error(PERFEV_ERR_SYNTAX,
+				  "unknown group modifier '%c' at offset %zu; modifiers are ", s[m + i],
+				  m + i);
+			modifiers__append_list(false);
+			return -PERFEV_ERR_SYNTAX;
+		}
+	}
+	memcpy(mods, s + m, n);
+	mods[n] = '\0';
+	*next = p;
+	return 0;
+}
+
+/* Group ":S" is the leader's business: members keep the other modifiers. */
+static void strip_sample_read(const char *mods, char *member_mods)
+{
+	size_t j = 0;
+
+	for (size_t i = 0; mods[i]; i++)
+		if (mods[i] != 'S')
+			member_mods[j++] = mods[i];
+	member_mods[j] = '\0';
+}
+
+/* A group "{a,b,...}[:mods]" at pos (its '{'); *next gets the offset after it. */
+static int add_group(struct perfev_evlist *el, const char *s, size_t pos, size_t *next)
+{
+	char mods[GROUP_MODS_MAX + 1], member_mods[GROUP_MODS_MAX + 1];
+	struct perfev_evsel *leader = NULL;
+	struct slices members = { 0 };
+	size_t close = pos;
+	int err;
+
+	err = scan_members(s, pos, &members, &close);
+	if (!err)
+		err = scan_group_mods(s, close, mods, next);
+	if (!err)
+		strip_sample_read(mods, member_mods);
+	for (size_t i = 0; i < members.nr && !err; i++)
+		err = add_one(el, s, &members.v[i], i ? member_mods : mods, &leader, true);
+	if (!err && strchr(mods, 'S') && leader)
+		evsel__set_sample_read(leader, true);
+	free(members.v);
 	return err;
+}
+
+/* After an event or group at pos: 1 at the end, 0 after a ',', or an error. */
+static int list_separator(const char *spec, size_t *pos)
+{
+	size_t p = skip_spaces(spec, *pos);
+
+	if (!spec[p])
+		return 1;
+	if (spec[p] == ',') {
+		*pos = ++p;
+		if (!spec[skip_spaces(spec, p)])
+			return set_error(PERFEV_ERR_SYNTAX, "empty event at offset %zu", p);
+		return 0;
+	}
+	if (spec[p] == '}')
+		return set_error(PERFEV_ERR_SYNTAX, "unbalanced '}' at offset %zu: no group is open",
+				 p);
+	return set_error(PERFEV_ERR_SYNTAX,
+			 "unexpected '%c' at offset %zu: expected ',' between events", spec[p], p);
 }
 
 /*
@@ -208,13 +227,12 @@ out:
  */
 static int walk_list(struct perfev_evlist *el, const char *spec)
 {
-	size_t pos;
-	int err = 0;
+	size_t pos = skip_spaces(spec, 0);
+	int err;
 
-	pos = skip_spaces(spec, 0);
 	if (!spec[pos])
 		return set_error(PERFEV_ERR_SYNTAX, "empty event list");
-	for (;;) {
+	do {
 		pos = skip_spaces(spec, pos);
 		if (spec[pos] == '}')
 			return set_error(PERFEV_ERR_SYNTAX,
@@ -226,48 +244,26 @@ static int walk_list(struct perfev_evlist *el, const char *spec)
 			struct slice ev;
 
 			err = scan_event(spec, pos, &ev);
-			if (!err) {
+			if (!err)
 				err = add_one(el, spec, &ev, NULL, &leader, false);
+			if (!err)
 				pos = ev.start + ev.len;
-			}
 		}
-		if (err)
-			return err;
-		pos = skip_spaces(spec, pos);
-		if (!spec[pos])
-			return 0;
-		if (spec[pos] == ',') {
-			pos++;
-			if (!spec[skip_spaces(spec, pos)])
-				return set_error(PERFEV_ERR_SYNTAX, "empty event at offset %zu", pos);
-			continue;
-		}
-		if (spec[pos] == '}')
-			return set_error(PERFEV_ERR_SYNTAX,
-					 "unbalanced '}' at offset %zu: no group is open", pos);
-		return set_error(PERFEV_ERR_SYNTAX,
-				 "unexpected '%c' at offset %zu: expected ',' between events",
-				 spec[pos], pos);
-	}
+		if (!err)
+			err = list_separator(spec, &pos);
+	} while (!err);
+	return err < 0 ? err : 0;
 }
 
 int perfev_evlist__add_events(struct perfev_evlist *el, const char *spec)
 {
-	size_t len;
 	int nr_before, err;
 
 	if (!el || !spec)
 		return set_error(EINVAL, "no event list or spec given");
-	len = strnlen(spec, LIST_SPEC_MAX + 1);
-	if (len > LIST_SPEC_MAX)
-		return set_error(PERFEV_ERR_SYNTAX, "event list is longer than %u characters",
-				 LIST_SPEC_MAX);
-	for (size_t i = 0; i < len; i++)
-		if (!spec_char_ok((unsigned char)spec[i]))
-			return set_error(PERFEV_ERR_SYNTAX,
-					 "invalid byte 0x%02x at offset %zu of the event list",
-					 (unsigned char)spec[i], i);
-	err = walk_list(NULL, spec);
+	err = spec_text__check(spec, LIST_SPEC_MAX, "event list", "the event list");
+	if (!err)
+		err = walk_list(NULL, spec);
 	if (err)
 		return err;
 	nr_before = perfev_evlist__nr_evsels(el);

@@ -401,7 +401,7 @@ struct perfev_data_reader *perfev_data_reader__open(const char *path,
 		int e = errno;
 
 		set_error(e, "cannot open %s: %s", path, strerror(e));
-		if (e == ENOENT && !strcmp(path, "perf.data"))
+		if (e == ENOENT && !strcmp(path, PERFEV_DATA_FILE_DEFAULT))
 			append_error(" (record one first: perfev record or perf record)");
 		errno = e;
 		return NULL;

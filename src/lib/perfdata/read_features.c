@@ -157,13 +157,13 @@ int pdr_build_id(struct perfev_data_reader *r, const unsigned char *p, size_t si
 	memset(b, 0, sizeof(*b));
 	b->pid = pid;
 	b->misc = h.misc & (uint16_t)~PD_MISC_BUILD_ID_SIZE;
-	memcpy(b->id, p + 12, 20);
+	memcpy(b->id, p + 12, PERFEV_BUILD_ID_MAX);
 	/* Before perf 5.x the size was not stored: the id was always SHA-1. */
-	b->size = (h.misc & PD_MISC_BUILD_ID_SIZE) ? p[32] : 20;
-	if (b->size > 20)
+	b->size = (h.misc & PD_MISC_BUILD_ID_SIZE) ? p[32] : PERFEV_BUILD_ID_MAX;
+	if (b->size > PERFEV_BUILD_ID_MAX)
 		return set_error(PERFEV_ERR_FORMAT,
 				 "perf.data: build id at offset 0x%llx says it is %u bytes; at most "
-				 "20", (unsigned long long)off, b->size);
+				 "%d", (unsigned long long)off, b->size, PERFEV_BUILD_ID_MAX);
 	b->filename = strdup((const char *)p + PD_BUILD_ID_REC_SIZE);
 	if (!b->filename)
 		return set_error(ENOMEM, "out of memory for perf.data build ids");
@@ -289,7 +289,7 @@ static int parse_group_desc(struct fc *c)
 		    (ret = fc_u32(c, &r->groups[i].nr, "the member count")) < 0)
 			return ret;
 		/* perf writes this for a group without a name; the API says NULL. */
-		if (!strcmp(name, "{anon_group}")) {
+		if (!strcmp(name, PD_ANON_GROUP)) {
 			free(name);
 			r->groups[i].name = NULL;
 		}

@@ -92,7 +92,7 @@ int perfev_data_writer__add_group(struct perfev_data_writer *w, const char *name
 		return ret;
 	/* perf's name for a group without one. */
 	if (!name)
-		name = "{anon_group}";
+		name = PD_ANON_GROUP;
 	if ((ret = check_name(name, "the group name")) < 0)
 		return ret;
 	if (w->nr_groups)
@@ -133,9 +133,9 @@ int perfev_data_writer__add_build_id(struct perfev_data_writer *w, int32_t pid, 
 				 w ? "the writer has finished" : "the writer is NULL");
 	if ((ret = check_name(filename, "the build id's file name")) < 0)
 		return ret;
-	if (!build_id || !build_id_size || build_id_size > PD_BUILD_ID_MAX)
+	if (!build_id || !build_id_size || build_id_size > PERFEV_BUILD_ID_MAX)
 		return set_error(EINVAL, "build id of %s: %zu bytes; give 1 to %d bytes", filename,
-				 build_id ? build_id_size : 0, PD_BUILD_ID_MAX);
+				 build_id ? build_id_size : 0, PERFEV_BUILD_ID_MAX);
 	if (misc != mode || (mode != PERF_RECORD_MISC_KERNEL && mode != PERF_RECORD_MISC_USER &&
 			     mode != PERF_RECORD_MISC_GUEST_KERNEL &&
 			     mode != PERF_RECORD_MISC_GUEST_USER))

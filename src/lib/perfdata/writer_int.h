@@ -27,9 +27,10 @@
  * so the padded name must fit 4096 bytes; other strings get the same limit.
  */
 #define PD_MAX_STRING 4095
-#define PD_BUILD_ID_MAX 20
 /* struct perf_record_header_build_id up to the file name. */
 #define PD_BUILD_ID_REC_SIZE 36
+/* perf's name in HEADER_GROUP_DESC for a group without a name of its own. */
+#define PD_ANON_GROUP "{anon_group}"
 #define PD_MISC_BUILD_ID_SIZE (1u << 15)
 /* A record's size is a u16. */
 #define PD_MAX_RECORD 0xffffu
@@ -96,7 +97,7 @@ struct pd_build_id {
 	int32_t pid;
 	uint16_t misc;
 	uint8_t size;
-	uint8_t id[PD_BUILD_ID_MAX];
+	uint8_t id[PERFEV_BUILD_ID_MAX];
 	char *filename;
 };
 

@@ -152,10 +152,11 @@ static int parse_body(const struct perfev_sample_fmt *fmt, struct rd *r, struct 
 				break;
 			o->mmap2.build_id_size = *(const uint8_t *)id;
 			o->mmap2.build_id = (const uint8_t *)id + 4;
-			if (o->mmap2.build_id_size > 20)
+			if (o->mmap2.build_id_size > PERFEV_BUILD_ID_MAX)
 				return set_error(PERFEV_ERR_FORMAT,
-						 "%s: build_id_size %u exceeds 20 at offset %zu", r->what,
-						 o->mmap2.build_id_size, r->base + r->off - 24);
+						 "%s: build_id_size %u exceeds %d at offset %zu", r->what,
+						 o->mmap2.build_id_size, PERFEV_BUILD_ID_MAX,
+						 r->base + r->off - 24);
 		} else {
 			err = rd_u32x2(r, &o->mmap2.maj, &o->mmap2.min, "maj");
 			if (!err)

@@ -265,14 +265,14 @@ static int insert_map(struct perfev_session *s, struct sproc *p, struct perfev_m
 
 static bool is_anon_exec(const char *name)
 {
-	return !strcmp(name, "//anon") || !strncmp(name, "[anon", 5) ||
-	       !strncmp(name, "/memfd:", 7) || !strncmp(name, "/dev/zero", 9) ||
-	       !strncmp(name, "anon_inode:", 11);
+	return !strcmp(name, MAP_NAME_ANON) || STARTS_WITH(name, "[anon") ||
+	       STARTS_WITH(name, MAP_NAME_MEMFD) || STARTS_WITH(name, MAP_NAME_DEV_ZERO) ||
+	       STARTS_WITH(name, "anon_inode:");
 }
 
 static bool is_kernel_name(const char *name)
 {
-	return !strncmp(name, "[kernel.kallsyms]", 17) || !strncmp(name, "[guest.kernel.kallsyms", 22);
+	return STARTS_WITH(name, PERFEV_KERNEL_DSO_NAME) || STARTS_WITH(name, MAP_NAME_GUEST_KERNEL);
 }
 
 /* The build id of name from the file's build-id table, when the record carries none. */

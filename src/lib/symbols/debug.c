@@ -54,7 +54,7 @@ bool build_id__matches(const uint8_t *file_id, size_t file_size, const uint8_t *
  */
 static size_t id_len(const uint8_t *id, size_t size)
 {
-	if (size == 20 && !id[16] && !id[17] && !id[18] && !id[19])
+	if (size == BUILD_ID_MAX && !id[16] && !id[17] && !id[18] && !id[19])
 		return 16;
 	return size;
 }

@@ -203,10 +203,10 @@ struct perfev_dso *perfev_symbolizer__dso(struct perfev_symbolizer *sy, const ch
 				     build_id_size, BUILD_ID_MAX);
 	if (!build_id)
 		build_id_size = 0;
-	if (!strncmp(path, "[kernel.kallsyms]", 17))
+	if (STARTS_WITH(path, PERFEV_KERNEL_DSO_NAME))
 		return perfev_symbolizer__kernel(sy);
-	if (path[0] == '[' || !strncmp(path, "//anon", 6) || !strncmp(path, "/dev/zero", 9) ||
-	    !strncmp(path, "/SYSV", 5) || !strncmp(path, "/memfd:", 7))
+	if (path[0] == '[' || STARTS_WITH(path, MAP_NAME_ANON) || STARTS_WITH(path, MAP_NAME_DEV_ZERO) ||
+	    STARTS_WITH(path, "/SYSV") || STARTS_WITH(path, MAP_NAME_MEMFD))
 		return find_or_add(sy, DSO_NONE, path, NULL, 0, 0);
 	return find_or_add(sy, DSO_FILE, path, build_id, build_id_size, 0);
 }
@@ -216,7 +216,7 @@ struct perfev_dso *perfev_symbolizer__kernel(struct perfev_symbolizer *sy)
 	if (!sy)
 		return set_error_ptr(EINVAL, "symbolizer: none given");
 	if (!sy->kernel)
-		sy->kernel = dso__new(sy, DSO_KERNEL, "[kernel.kallsyms]", NULL, 0, 0);
+		sy->kernel = dso__new(sy, DSO_KERNEL, PERFEV_KERNEL_DSO_NAME, NULL, 0, 0);
 	return sy->kernel;
 }
 

@@ -19,6 +19,9 @@
 #define HOST_KERNEL_PID 0xffffffffu
 #define KALLSYMS_LINE_MAX 1024 /* KSYM_NAME_LEN (512) + address, type and [module] */
 #define KALLSYMS_CHUNK (1 << 16)
+/* The kernel map's reference symbol, as perf picks it: _text, else _stext. */
+#define REF_SYM_TEXT "_text"
+#define REF_SYM_STEXT "_stext"
 
 struct mmap_body {
 	uint32_t pid, tid;
@@ -80,10 +83,11 @@ static bool kallsyms_line(const char *s, size_t len, struct ksym_search *ks)
 	name_len = len - (size_t)(name - s);
 	if (memchr(name, '\t', name_len)) /* a module's symbol: never _text */
 		return true;
-	if (name_len == 5 && !memcmp(name, "_text", 5)) {
+	if (name_len == sizeof(REF_SYM_TEXT) - 1 && !memcmp(name, REF_SYM_TEXT, name_len)) {
 		ks->text = addr;
 		ks->have_text = true;
-	} else if (name_len == 6 && !memcmp(name, "_stext", 6) && !ks->have_stext) {
+	} else if (name_len == sizeof(REF_SYM_STEXT) - 1 && !memcmp(name, REF_SYM_STEXT, name_len) &&
+		   !ks->have_stext) {
 		ks->stext = addr;
 		ks->have_stext = true;
 	}
@@ -158,10 +162,10 @@ static int kallsyms_text(const char **sym, uint64_t *addr)
 		ret = set_error(ENOENT, "%s: no _text or _stext symbol, so the kernel's map is unknown",
 				path);
 	else if (ks.have_text) {
-		*sym = "_text";
+		*sym = REF_SYM_TEXT;
 		*addr = ks.text;
 	} else {
-		*sym = "_stext";
+		*sym = REF_SYM_STEXT;
 		*addr = ks.stext;
 	}
 	if (!ret && !*addr)
@@ -388,7 +392,7 @@ int perfev_synth__kernel(const struct perfev_sample_fmt *fmt, perfev_synth_fn_t 
 	if (!ret) {
 		/* From the reference symbol to the end of the address space, as perf maps it. */
 		struct mmap_body b = { HOST_KERNEL_PID, 0, text, ~0ull - text, text };
-		int len = snprintf(name, sizeof(name), "[kernel.kallsyms]%s", sym);
+		int len = snprintf(name, sizeof(name), PERFEV_KERNEL_DSO_NAME "%s", sym);
 
 		ret = synth__emit(o, PERF_RECORD_MMAP, PERF_RECORD_MISC_KERNEL, &b, sizeof(b), name,
 				  (size_t)len);

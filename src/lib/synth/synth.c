@@ -481,8 +481,8 @@ static int synth_maps(struct synth *st, int pfd, uint32_t tgid)
 		name = m.path;
 		name_len = m.path_len;
 		if (!name_len) {
-			name = "//anon";
-			name_len = 6;
+			name = MAP_NAME_ANON;
+			name_len = sizeof(MAP_NAME_ANON) - 1;
 		} else if (name_len > SYNTH_NAME_MAX) {
 			name = "//toolong";
 			name_len = 9;

@@ -53,7 +53,7 @@ bool uw_bias(const struct uw_seg *segs, size_t nr, uint64_t start, uint64_t pgof
 /* A path the unwinder can open: not anonymous memory or a kernel pseudo-file. */
 static bool is_file(const char *path)
 {
-	return path && path[0] && path[0] != '[' && strncmp(path, "//anon", 6) != 0;
+	return path && path[0] && path[0] != '[' && !STARTS_WITH(path, MAP_NAME_ANON);
 }
 
 static void mod_free(struct uw_mod *m)

@@ -7,11 +7,24 @@
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <string.h>
 #include <sys/types.h>
 
 #include "perfev/common.h"
 
 #define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
+/* Whether string s starts with the string literal lit (its length from sizeof). */
+#define STARTS_WITH(s, lit) (strncmp((s), "" lit, sizeof(lit) - 1) == 0)
+
+/*
+ * Names MMAP records give maps without a file: perf's for anonymous memory,
+ * the kernel's for shared anonymous memory and memfd_create()'s files (a
+ * prefix), and perf's prefix of a guest kernel's map.
+ */
+#define MAP_NAME_ANON "//anon"
+#define MAP_NAME_DEV_ZERO "/dev/zero"
+#define MAP_NAME_MEMFD "/memfd:"
+#define MAP_NAME_GUEST_KERNEL "[guest.kernel.kallsyms"
 #define PRINTF_LIKE(f, a) __attribute__((format(printf, f, a)))
 
 void pr_log(enum perfev_print_level level, const char *fmt, ...) PRINTF_LIKE(2, 3);
