@@ -7,7 +7,6 @@
 #include <stdint.h>
 #include <stdarg.h>
 #include <stdio.h>
-#include <sys/resource.h>
 #include <sys/types.h>
 
 #include "perfev/common.h"
@@ -40,14 +39,6 @@ bool cli_append_list(char **list, const char *item);
 int cli_vprint(enum perfev_print_level level, const char *fmt, va_list ap);
 /* Nanoseconds on the monotonic clock, for elapsed times. */
 uint64_t cli_now_ns(void);
-/* Exit status of a command, as a shell reports it (128 + signal when killed). */
-int cli_exit_code(int status);
-/*
- * Reaps child pid (blocking or not, retrying EINTR) into *status and, when
- * ru is not NULL, its resource usage; true once it has been reaped.
- */
-bool cli_reap(pid_t pid, int *status, struct rusage *ru, bool block);
-
 /* Parses a decimal number in [min, max]; false with an error printed otherwise. */
 bool cli_parse_long(const char *opt, const char *s, long min, long max, long *out);
 

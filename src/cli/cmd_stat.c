@@ -1,21 +1,15 @@
 /* SPDX-License-Identifier: MIT */
 /* perfev stat: count events in a command, a running process, or on CPUs. */
 #include <errno.h>
-#include <fcntl.h>
 #include <getopt.h>
-#include <math.h>
 #include <poll.h>
-#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/resource.h>
-#include <sys/syscall.h>
-#include <sys/wait.h>
-#include <time.h>
-#include <unistd.h>
 
 #include "cli.h"
 #include "perfev/perfev.h"
+#include "run.h"
 #include "sigwait.h"
 #include "stat_print.h"
 
@@ -179,19 +173,9 @@ bad:
 struct run_state {
 	struct perfev_evlist *el;
 	struct stat_printer *pr;
-	pid_t child;
-	int pidfd; /* for -p: tells when the process ends */
+	struct cli_run run;
 	uint64_t t0;
-	int status;
-	bool child_done;
-	struct rusage ru;
 };
-
-static void reap_child(struct run_state *rs, bool block)
-{
-	if (rs->child > 0 && !rs->child_done)
-		rs->child_done = cli_reap(rs->child, &rs->status, &rs->ru, block);
-}
 
 /* Waits until the command ends, the process ends, or a signal; prints intervals meanwhile. */
 static int wait_loop(struct run_state *rs, long interval_ms)
@@ -199,22 +183,15 @@ static int wait_loop(struct run_state *rs, long interval_ms)
 	uint64_t next = interval_ms ? rs->t0 + (uint64_t)interval_ms * 1000000ull : 0;
 
 	for (;;) {
-		struct pollfd pfd[2] = { { sigwait_fd, POLLIN, 0 }, { rs->pidfd, POLLIN, 0 } };
-		int timeout = -1;
+		struct pollfd pfd[2] = { { sigwait_fd, POLLIN, 0 }, { rs->run.pidfd, POLLIN, 0 } };
+		int timeout = -1, sig;
 
-		reap_child(rs, false);
-		if (rs->child > 0 && rs->child_done)
+		if (cli_run__ended(&rs->run))
 			return 0;
-		if (sigwait_signal) {
-			int sig = sigwait_signal;
-
-			if (rs->child > 0) {
-				/* Pass the signal on, then report what was counted once the command ends. */
-				kill(rs->child, sig);
-				sigwait_signal = 0;
-				reap_child(rs, true);
-				return sig;
-			}
+		sig = cli_run__take_signal(&rs->run);
+		if (sig) {
+			/* Report what was counted once the command, which got the signal too, ends. */
+			cli_run__reap(&rs->run, true);
 			return sig;
 		}
 		if (next) {
@@ -233,14 +210,12 @@ static int wait_loop(struct run_state *rs, long interval_ms)
 			}
 			timeout = (int)((next - t + 999999) / 1000000);
 		}
-		if (poll(pfd, rs->pidfd >= 0 ? 2 : 1, timeout) < 0 && errno != EINTR) {
+		if (poll(pfd, rs->run.pidfd >= 0 ? 2 : 1, timeout) < 0 && errno != EINTR) {
 			cli_error("poll failed: %s", strerror(errno));
 			return -1;
 		}
 		if (pfd[0].revents)
 			sigwait_drain();
-		if (rs->pidfd >= 0 && pfd[1].revents)
-			return 0; /* the monitored process ended */
 	}
 }
 
@@ -265,6 +240,55 @@ static int open_list(struct perfev_evlist *el, const struct stat_opts *o, pid_t 
 		oo.enable_on_exec = false;
 	}
 	return perfev_evlist__open(el, &oo);
+}
+
+/*
+ * One count: the command run once, or -p/-a/-C until it ends, printed.
+ * *ret is the exit status so far, *sig the signal that ended the count.
+ * False when counting cannot go on, after saying why.
+ */
+static bool count_once(const struct stat_opts *o, struct run_state *rs, bool first, int *ret,
+		       int *sig)
+{
+	struct cli_run *r = &rs->run;
+	bool ok = false;
+
+	*ret = 1;
+	if (!cli_run__prepare(r, o->argv, (pid_t)o->pid))
+		return false;
+	if (open_list(rs->el, o, r->child)) {
+		cli_error("%s", perfev_last_error());
+		goto out;
+	}
+	if (first && stat_printer__check_supported(rs->pr, o->verbose) < 0)
+		goto out;
+	stat_printer__start_run(rs->pr);
+	rs->t0 = cli_now_ns();
+	*ret = cli_run__start(r);
+	if (*ret) {
+		perfev_evlist__close(rs->el);
+		goto out;
+	}
+	*sig = wait_loop(rs, o->interval_ms);
+	uint64_t elapsed = cli_now_ns() - rs->t0;
+
+	*ret = 1;
+	if (*sig < 0)
+		goto out;
+	if (perfev_evlist__read(rs->el)) {
+		cli_error("%s", perfev_last_error());
+		goto out;
+	}
+	if (!r->child)
+		getrusage(RUSAGE_CHILDREN, &r->ru); /* nothing of ours ran: zeros */
+	stat_printer__end_run(rs->pr, elapsed, &r->ru, !o->interval_ms || o->repeat > 1);
+	perfev_evlist__close(rs->el);
+	/* A -p/-a count the user ended is a success. */
+	*ret = cli_run__exit_status(r);
+	ok = true;
+out:
+	cli_run__close(r);
+	return ok;
 }
 
 static int stat_main(struct stat_opts *o)
@@ -303,71 +327,13 @@ static int stat_main(struct stat_opts *o)
 		goto out;
 	}
 	for (long run = 0; run < o->repeat; run++) {
-		struct run_state rs = { .el = el, .pr = pr, .pidfd = -1 };
-		struct perfev_workload *w = NULL;
-		int sig;
+		struct run_state rs = { .el = el, .pr = pr };
+		int sig = 0;
 
-		if (o->argv[0]) {
-			w = perfev_workload__new(o->argv);
-			if (!w) {
-				cli_error("%s", perfev_last_error());
-				goto out;
-			}
-			rs.child = perfev_workload__pid(w);
-		}
-		err = open_list(el, o, rs.child);
-		if (err) {
-			cli_error("%s", perfev_last_error());
-			perfev_workload__delete(w);
+		if (!count_once(o, &rs, run == 0, &ret, &sig))
 			goto out;
-		}
-		if (run == 0 && stat_printer__check_supported(pr, o->verbose) < 0) {
-			perfev_workload__delete(w);
-			goto out;
-		}
-		if (o->pid > 0) {
-			rs.pidfd = (int)syscall(SYS_pidfd_open, (pid_t)o->pid, 0);
-			/* Without pidfds the process is counted until a signal. */
-		}
-		stat_printer__start_run(pr);
-		rs.t0 = cli_now_ns();
-		if (w) {
-			err = perfev_workload__start(w);
-			if (err) {
-				cli_error("%s", perfev_last_error());
-				ret = err == -ENOENT ? 127 : 126;
-				reap_child(&rs, true);
-				perfev_workload__delete(w);
-				perfev_evlist__close(el);
-				goto out;
-			}
-		}
-		sig = wait_loop(&rs, o->interval_ms);
-		uint64_t elapsed = cli_now_ns() - rs.t0;
-
-		if (sig < 0) {
-			perfev_workload__delete(w);
-			goto out;
-		}
-		err = perfev_evlist__read(el);
-		if (rs.pidfd >= 0)
-			close(rs.pidfd);
-		if (err) {
-			cli_error("%s", perfev_last_error());
-			perfev_workload__delete(w);
-			goto out;
-		}
-		if (!w)
-			getrusage(RUSAGE_CHILDREN, &rs.ru); /* nothing of ours ran: zeros */
-		stat_printer__end_run(pr, elapsed, &rs.ru, !o->interval_ms || o->repeat > 1);
-		perfev_evlist__close(el);
-		ret = w ? cli_exit_code(rs.status) : 0;
-		perfev_workload__delete(w);
-		if (sig > 0) {
-			if (!w)
-				ret = 0; /* the user ended a -p/-a count: that is success */
+		if (sig > 0)
 			break;
-		}
 	}
 	stat_printer__finish(pr);
 out:

@@ -5,7 +5,6 @@
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/wait.h>
 #include <time.h>
 
 #include "cli.h"
@@ -93,25 +92,6 @@ uint64_t cli_now_ns(void)
 
 	clock_gettime(CLOCK_MONOTONIC, &ts);
 	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
-}
-
-int cli_exit_code(int status)
-{
-	if (WIFEXITED(status))
-		return WEXITSTATUS(status);
-	if (WIFSIGNALED(status))
-		return 128 + WTERMSIG(status);
-	return 1;
-}
-
-bool cli_reap(pid_t pid, int *status, struct rusage *ru, bool block)
-{
-	pid_t p;
-
-	do
-		p = wait4(pid, status, block ? 0 : WNOHANG, ru);
-	while (p < 0 && errno == EINTR);
-	return p == pid;
 }
 
 bool cli_parse_long(const char *opt, const char *s, long min, long max, long *out)
