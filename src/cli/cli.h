@@ -13,11 +13,18 @@
 
 #define PRINTF_LIKE(f, a) __attribute__((format(printf, f, a)))
 
+struct opt_cmd;
+
+/* A subcommand: its command line (options, help, completion) and what runs it. */
 struct cmd {
-	const char *name;
+	const struct opt_cmd *opt;
 	int (*fn)(int argc, char **argv);
-	const char *summary;
 };
+/* Every subcommand, in the order 'perfev --help' lists them. */
+extern const struct cmd *const cli_commands;
+extern const size_t cli_nr_commands;
+/* The subcommand of that exact name, or NULL. */
+const struct cmd *cli_find_command(const char *name);
 
 /* The subcommand now running, for message prefixes ("perfev stat: ..."). */
 extern const char *cli_cmd_name;
@@ -78,5 +85,6 @@ int cmd_list(int argc, char **argv);
 int cmd_record(int argc, char **argv);
 int cmd_report(int argc, char **argv);
 int cmd_script(int argc, char **argv);
+extern const struct opt_cmd stat_cmd, list_cmd, record_cmd, report_cmd, script_cmd;
 
 #endif

@@ -1,22 +1,24 @@
 /* SPDX-License-Identifier: MIT */
 /* perfev: the subcommand table and what all subcommands share. */
 #include <errno.h>
-#include <limits.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
 #include "cli.h"
+#include "opt.h"
 #include "perfev/perfev.h"
 
 static const struct cmd commands[] = {
-	{ "stat", cmd_stat, "count events in a command, a process, or the whole system" },
-	{ "record", cmd_record, "sample a command, a process, or CPUs into perf.data" },
-	{ "report", cmd_report, "show where the samples of a perf.data file went" },
-	{ "script", cmd_script, "print every sample of a perf.data file, as perf script does" },
-	{ "list", cmd_list, "list the events this machine can count" },
+	{ &stat_cmd, cmd_stat },
+	{ &record_cmd, cmd_record },
+	{ &report_cmd, cmd_report },
+	{ &script_cmd, cmd_script },
+	{ &list_cmd, cmd_list },
 };
+const struct cmd *const cli_commands = commands;
+const size_t cli_nr_commands = sizeof(commands) / sizeof(commands[0]);
 
 const char *cli_cmd_name = "perfev";
 bool cli_json_errors;
@@ -111,15 +113,30 @@ bool cli_parse_long(const char *opt, const char *s, long min, long max, long *ou
 
 static void usage(FILE *f)
 {
+	int width = 8;
+
+	for (size_t i = 0; i < cli_nr_commands; i++)
+		if ((int)strlen(commands[i].opt->name) > width)
+			width = (int)strlen(commands[i].opt->name);
 	fprintf(f, "usage: perfev [--version] [--help] <command> [<args>]\n\ncommands:\n");
-	for (size_t i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
-		fprintf(f, "   %-8s %s\n", commands[i].name, commands[i].summary);
+	for (size_t i = 0; i < cli_nr_commands; i++)
+		fprintf(f, "   %-*s %s\n", width, commands[i].opt->name, commands[i].opt->summary);
 	fprintf(f, "\n'perfev <command> --help' describes a command; 'man perfev-<command>' in full.\n");
+}
+
+const struct cmd *cli_find_command(const char *name)
+{
+	/* Exact names only: a prefix that matches today may match two commands tomorrow. */
+	for (size_t i = 0; i < cli_nr_commands; i++)
+		if (!strcmp(name, commands[i].opt->name))
+			return &commands[i];
+	return NULL;
 }
 
 int main(int argc, char **argv)
 {
 	const char *name;
+	const struct cmd *c;
 
 	if (argc < 2) {
 		usage(stderr);
@@ -129,13 +146,10 @@ int main(int argc, char **argv)
 	if (!strcmp(name, "--help") || !strcmp(name, "-h") || !strcmp(name, "help")) {
 		if (argc > 2 && strcmp(name, "help") == 0) {
 			/* "perfev help stat" is "perfev stat --help" */
-			for (size_t i = 0; i < sizeof(commands) / sizeof(commands[0]); i++) {
-				if (!strcmp(argv[2], commands[i].name)) {
-					char *av[] = { argv[2], (char *)"--help", NULL };
-
-					cli_cmd_name = "perfev";
-					return commands[i].fn(2, av);
-				}
+			c = cli_find_command(argv[2]);
+			if (c) {
+				opt_help(c->opt, stdout);
+				return 0;
 			}
 		} else {
 			usage(stdout);
@@ -146,15 +160,13 @@ int main(int argc, char **argv)
 		printf("perfev %s\n", perfev_version());
 		return 0;
 	}
-	/* Exact names only: a prefix that matches today may match two commands tomorrow. */
-	for (size_t i = 0; i < sizeof(commands) / sizeof(commands[0]); i++) {
-		if (!strcmp(name, commands[i].name)) {
-			static char prefixed[64];
+	c = cli_find_command(name);
+	if (c) {
+		static char prefixed[64];
 
-			snprintf(prefixed, sizeof(prefixed), "perfev %s", commands[i].name);
-			cli_cmd_name = prefixed;
-			return commands[i].fn(argc - 1, argv + 1);
-		}
+		snprintf(prefixed, sizeof(prefixed), "perfev %s", name);
+		cli_cmd_name = prefixed;
+		return c->fn(argc - 1, argv + 1);
 	}
 	cli_error("'%s' is not a perfev command; see 'perfev --help'", name);
 	return 1;
