@@ -135,39 +135,34 @@ const struct cmd *cli_find_command(const char *name)
 
 int main(int argc, char **argv)
 {
-	const char *name;
+	/* "perfev help stat" is "perfev stat --help" */
+	bool help = argc > 2 && !strcmp(argv[1], "help");
+	const char *name = help ? argv[2] : argc > 1 ? argv[1] : NULL;
 	const struct cmd *c;
+	static char prefixed[64];
 
-	if (argc < 2) {
+	if (!name) {
 		usage(stderr);
 		return 1;
 	}
-	name = argv[1];
 	if (!strcmp(name, "--help") || !strcmp(name, "-h") || !strcmp(name, "help")) {
-		if (argc > 2 && strcmp(name, "help") == 0) {
-			/* "perfev help stat" is "perfev stat --help" */
-			c = cli_find_command(argv[2]);
-			if (c) {
-				opt_help(c->opt, stdout);
-				return 0;
-			}
-		} else {
-			usage(stdout);
-			return 0;
-		}
+		usage(stdout);
+		return 0;
 	}
-	if (!strcmp(name, "--version") || !strcmp(name, "version")) {
+	if (!help && (!strcmp(name, "--version") || !strcmp(name, "version"))) {
 		printf("perfev %s\n", perfev_version());
 		return 0;
 	}
 	c = cli_find_command(name);
-	if (c) {
-		static char prefixed[64];
-
-		snprintf(prefixed, sizeof(prefixed), "perfev %s", name);
-		cli_cmd_name = prefixed;
-		return c->fn(argc - 1, argv + 1);
+	if (!c) {
+		cli_error("'%s' is not a perfev command; see 'perfev --help'", name);
+		return 1;
 	}
-	cli_error("'%s' is not a perfev command; see 'perfev --help'", name);
-	return 1;
+	if (help) {
+		opt_help(c->opt, stdout);
+		return 0;
+	}
+	snprintf(prefixed, sizeof(prefixed), "perfev %s", name);
+	cli_cmd_name = prefixed;
+	return c->fn(argc - 1, argv + 1);
 }
