@@ -16,6 +16,7 @@ static const struct cmd commands[] = {
 	{ &report_cmd, cmd_report },
 	{ &script_cmd, cmd_script },
 	{ &list_cmd, cmd_list },
+	{ &completion_cmd, cmd_completion },
 };
 const struct cmd *const cli_commands = commands;
 const size_t cli_nr_commands = sizeof(commands) / sizeof(commands[0]);
