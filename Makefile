@@ -1,6 +1,6 @@
 # perfev build.  `make` builds libperfev.{a,so} and perfev; `make check` runs
 # every test (also under ASan+UBSan); `make demo` profiles the bundled workload.
-# Variables: CC, BUILD (output directory), SAN=1 (sanitizers), PREFIX, DESTDIR.
+# Variables: CC, BUILD (output directory), SAN=1 (sanitizers), PREFIX, DESTDIR, BASHCOMPDIR.
 
 CC       ?= cc
 BUILD    ?= build
@@ -10,6 +10,7 @@ LIBDIR   ?= $(PREFIX)/lib
 INCDIR   ?= $(PREFIX)/include
 BINDIR   ?= $(PREFIX)/bin
 MANDIR   ?= $(PREFIX)/share/man
+BASHCOMPDIR ?= $(PREFIX)/share/bash-completion/completions
 
 VERSION  := 0.1.0
 SOMAJOR  := 0
@@ -48,6 +49,7 @@ UNWIND_BINS := $(UW_DIR)/uw_work $(UW_DIR)/libuwlib.so $(UW_DIR)/libuwlld.so
 STATIC   := $(BUILD)/libperfev.a
 SHARED   := $(BUILD)/libperfev.so.$(VERSION)
 TOOL     := $(BUILD)/perfev
+COMPLETION := $(BUILD)/completion/perfev
 MAP      := src/lib/libperfev.map
 
 .PHONY: all lib tool tests helpers symtest bench examples check check-fast check-san check-tsan demo install \
@@ -56,7 +58,7 @@ MAP      := src/lib/libperfev.map
 
 all: lib tool examples
 lib: $(STATIC) $(SHARED) $(BUILD)/perfev.pc
-tool: $(TOOL)
+tool: $(TOOL) $(COMPLETION)
 tests: $(TESTS) $(HELPERS) $(TOOL) $(UNWIND_BINS)
 helpers: $(HELPERS)
 bench: setup $(BENCHES) $(TOOL) $(HELPERS)
@@ -87,6 +89,11 @@ $(BUILD)/perfev.pc: perfev.pc.in Makefile
 
 $(TOOL): $(CLI_OBJS) $(STATIC)
 	$(CC) $(ALL_LDFLAGS) -o $@ $(CLI_OBJS) $(STATIC) $(LIBS)
+
+# The bash completion is made from the tool's own option tables.
+$(COMPLETION): $(TOOL)
+	@mkdir -p $(dir $@)
+	$(TOOL) completion bash >$@.tmp && mv $@.tmp $@
 
 # Tests sit beside what they test: tests/CONCERN/test_NAME.c for src/lib/CONCERN/.
 LIB_TESTS := $(filter-out $(BUILD)/tests/cli/%,$(TESTS))
@@ -232,13 +239,15 @@ install: all
 	sed -e 's|@PREFIX@|$(PREFIX)|; s|@LIBDIR@|$(LIBDIR)|; s|@INCDIR@|$(INCDIR)|; s|@VERSION@|$(VERSION)|' \
 	    perfev.pc.in > $(DESTDIR)$(LIBDIR)/pkgconfig/perfev.pc
 	install -m 755 $(TOOL) $(DESTDIR)$(BINDIR)/
+	install -d $(DESTDIR)$(BASHCOMPDIR)
+	install -m 644 $(COMPLETION) $(DESTDIR)$(BASHCOMPDIR)/perfev
 	install -m 644 docs/*.1 $(DESTDIR)$(MANDIR)/man1/
 	install -m 644 docs/*.3 $(DESTDIR)$(MANDIR)/man3/
 
 uninstall:
 	rm -rf $(DESTDIR)$(INCDIR)/perfev
 	rm -f $(DESTDIR)$(LIBDIR)/libperfev.* $(DESTDIR)$(LIBDIR)/pkgconfig/perfev.pc \
-	      $(DESTDIR)$(BINDIR)/perfev $(DESTDIR)$(MANDIR)/man1/perfev*.1 \
+	      $(DESTDIR)$(BINDIR)/perfev $(DESTDIR)$(BASHCOMPDIR)/perfev $(DESTDIR)$(MANDIR)/man1/perfev*.1 \
 	      $(DESTDIR)$(MANDIR)/man3/libperfev.3
 
 clean:

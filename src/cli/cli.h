@@ -7,18 +7,24 @@
 #include <stdint.h>
 #include <stdarg.h>
 #include <stdio.h>
-#include <sys/resource.h>
 #include <sys/types.h>
 
 #include "perfev/common.h"
 
 #define PRINTF_LIKE(f, a) __attribute__((format(printf, f, a)))
 
+struct opt_cmd;
+
+/* A subcommand: its command line (options, help, completion) and what runs it. */
 struct cmd {
-	const char *name;
+	const struct opt_cmd *opt;
 	int (*fn)(int argc, char **argv);
-	const char *summary;
 };
+/* Every subcommand, in the order 'perfev --help' lists them. */
+extern const struct cmd *const cli_commands;
+extern const size_t cli_nr_commands;
+/* The subcommand of that exact name, or NULL. */
+const struct cmd *cli_find_command(const char *name);
 
 /* The subcommand now running, for message prefixes ("perfev stat: ..."). */
 extern const char *cli_cmd_name;
@@ -40,14 +46,6 @@ bool cli_append_list(char **list, const char *item);
 int cli_vprint(enum perfev_print_level level, const char *fmt, va_list ap);
 /* Nanoseconds on the monotonic clock, for elapsed times. */
 uint64_t cli_now_ns(void);
-/* Exit status of a command, as a shell reports it (128 + signal when killed). */
-int cli_exit_code(int status);
-/*
- * Reaps child pid (blocking or not, retrying EINTR) into *status and, when
- * ru is not NULL, its resource usage; true once it has been reaped.
- */
-bool cli_reap(pid_t pid, int *status, struct rusage *ru, bool block);
-
 /* Parses a decimal number in [min, max]; false with an error printed otherwise. */
 bool cli_parse_long(const char *opt, const char *s, long min, long max, long *out);
 
@@ -87,5 +85,7 @@ int cmd_list(int argc, char **argv);
 int cmd_record(int argc, char **argv);
 int cmd_report(int argc, char **argv);
 int cmd_script(int argc, char **argv);
+int cmd_completion(int argc, char **argv);
+extern const struct opt_cmd stat_cmd, list_cmd, record_cmd, report_cmd, script_cmd, completion_cmd;
 
 #endif

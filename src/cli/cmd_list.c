@@ -1,21 +1,10 @@
 /* SPDX-License-Identifier: MIT */
 /* perfev list: the events this machine can count, by kind. */
-#include <getopt.h>
 #include <string.h>
 
 #include "cli.h"
+#include "opt.h"
 #include "perfev/perfev.h"
-
-static const char list_usage[] =
-	"usage: perfev list [--json] [--all] [KIND...] [FILTER]\n"
-	"\n"
-	"Lists the events that can be opened here, by kind, with short descriptions.\n"
-	"KIND is one of hw, sw, cache, tracepoint, pmu, vendor, breakpoint, raw;\n"
-	"FILTER keeps names containing it (or matching it, with * and ?).\n"
-	"\n"
-	"        --json    one JSON object per event: kind, name, description, pmu\n"
-	"        --all     also list hardware events this machine cannot count\n"
-	"    -h, --help    show this help\n";
 
 static const struct {
 	const char *word;
@@ -37,6 +26,12 @@ struct list_ctx {
 	enum perfev_event_kind last;
 	int count;
 	struct json j;
+};
+
+/* The command line: what to list, and how. */
+struct list_args {
+	struct perfev_list_opts lo;
+	struct list_ctx c;
 };
 
 static const char *kind_word(enum perfev_event_kind k)
@@ -95,63 +90,77 @@ static int print_event(const struct perfev_event_info *info, void *arg)
 	return 0;
 }
 
+enum { OPT_JSON = 256, OPT_ALL };
+
+static const struct opt list_table[] = {
+	{ OPT_JSON, "json", .help = "one JSON object per event: kind, name, description, pmu",
+	  .flags = OPT_JSON_ERRORS },
+	{ OPT_ALL, "all", .help = "also list hardware events this machine cannot count" },
+	OPT_END,
+};
+
+static bool set_option(void *ctx, int key, const char *arg)
+{
+	struct list_args *l = ctx;
+
+	(void)arg;
+	if (key == OPT_JSON)
+		l->c.json = true;
+	else
+		l->lo.only_openable = false;
+	return true;
+}
+
+const struct opt_cmd list_cmd = {
+	.name = "list",
+	.summary = "list the events this machine can count",
+	.synopsis = "[--json] [--all] [KIND...] [FILTER]",
+	.about = "Lists the events that can be opened here, by kind, with short descriptions. KIND is "
+		 "one of hw, sw, cache, tracepoint, pmu, vendor, breakpoint, raw; FILTER keeps names "
+		 "containing it (or matching it, with * and ?).",
+	.opts = list_table,
+	.set = set_option,
+	.operands = OPERANDS_WORDS,
+	.operand_comp = COMP_WORD,
+	.operand_words = "hw,sw,cache,tracepoint,pmu,vendor,breakpoint,raw",
+};
+
 int cmd_list(int argc, char **argv)
 {
-	enum { OPT_JSON = 256, OPT_ALL };
-	static const struct option longopts[] = {
-		{ "json", no_argument, NULL, OPT_JSON },
-		{ "all", no_argument, NULL, OPT_ALL },
-		{ "help", no_argument, NULL, 'h' },
-		{ 0 },
-	};
-	struct list_ctx c = { 0 };
-	struct perfev_list_opts lo = { .sz = sizeof(lo), .only_openable = true };
-	int opt, err;
+	struct list_args l = { .lo = { .sz = sizeof(l.lo), .only_openable = true } };
+	struct cli_args a = { 0 };
+	int ret, err;
 
-	opterr = 0;
-	optind = 1;
-	for (int i = 1; i < argc; i++)
-		if (!strcmp(argv[i], "--json"))
-			cli_json_errors = true;
-	while ((opt = getopt_long(argc, argv, "h", longopts, NULL)) != -1) {
-		switch (opt) {
-		case OPT_JSON:
-			c.json = true;
-			break;
-		case OPT_ALL:
-			lo.only_openable = false;
-			break;
-		case 'h':
-			fputs(list_usage, stdout);
-			return 0;
-		default:
-			cli_error("unknown option '%s'; see 'perfev list --help'", argv[optind - 1]);
-			return 1;
-		}
-	}
-	for (int i = optind; i < argc; i++) {
+	if (!opt_parse(&list_cmd, argc, argv, &a, &l, &ret))
+		goto out;
+	ret = 1;
+	for (int i = 0; i < a.nr_operands; i++) {
+		const char *w = a.operands[i];
 		bool is_kind = false;
 
 		for (size_t k = 0; k < sizeof(kinds) / sizeof(kinds[0]); k++) {
-			if (!strcmp(argv[i], kinds[k].word)) {
-				lo.kinds |= kinds[k].kind;
+			if (!strcmp(w, kinds[k].word)) {
+				l.lo.kinds |= kinds[k].kind;
 				is_kind = true;
 			}
 		}
 		if (is_kind)
 			continue;
-		if (lo.filter) {
-			cli_error("give at most one filter ('%s' and '%s')", lo.filter, argv[i]);
-			return 1;
+		if (l.lo.filter) {
+			cli_error("give at most one filter ('%s' and '%s')", l.lo.filter, w);
+			goto out;
 		}
-		lo.filter = argv[i];
+		l.lo.filter = w;
 	}
-	err = perfev_list_events(&lo, print_event, &c);
+	err = perfev_list_events(&l.lo, print_event, &l.c);
 	if (err < 0) {
 		cli_error("%s", perfev_last_error());
-		return 1;
+		goto out;
 	}
-	if (!c.count && !c.json)
-		cli_note("no event matches%s%s", lo.filter ? " " : "", lo.filter ? lo.filter : "");
-	return 0;
+	if (!l.c.count && !l.c.json)
+		cli_note("no event matches%s%s", l.lo.filter ? " " : "", l.lo.filter ? l.lo.filter : "");
+	ret = 0;
+out:
+	cli_args__free(&a);
+	return ret;
 }

@@ -1,7 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /* perfev record: sample a command, a process, or CPUs into perf.data. */
 #include <errno.h>
-#include <getopt.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -9,34 +8,8 @@
 #include <unistd.h>
 
 #include "cli.h"
+#include "opt.h"
 #include "record.h"
-
-static const char record_usage[] =
-	"usage: perfev record [-e EVENTS] [-F HZ | -c PERIOD] [-g | --call-graph fp|dwarf[,SIZE]]\n"
-	"                     [-p PID | -a | -C CPUS] [-m PAGES] [-z] [-o FILE | -o -]\n"
-	"                     [-- COMMAND [ARGS...]]\n"
-	"\n"
-	"    -e, --event EVENTS        events to sample, comma-separated; {a,b}:S samples a\n"
-	"                              group whose every sample carries all its counts\n"
-	"                              (default: cycles, or cpu-clock without a PMU)\n"
-	"    -F, --freq HZ             samples per second per event (default 4000)\n"
-	"    -c, --count PERIOD        a sample every PERIOD events instead\n"
-	"    -g                        record call graphs (frame pointers)\n"
-	"        --call-graph MODE     fp, or dwarf[,SIZE]: copy SIZE bytes of user stack\n"
-	"                              (default 8192) for DWARF unwinding\n"
-	"    -p, --pid PID             sample an existing process (all its threads)\n"
-	"    -a, --all-cpus            sample everything on every CPU\n"
-	"    -C, --cpu CPUS            sample everything on these CPUs (e.g. 0-3,6)\n"
-	"    -m, --mmap-pages PAGES    ring buffer size per CPU: pages (a power of two)\n"
-	"                              or a size such as 512K or 4M (default 128 pages)\n"
-	"    -z, --compress            compress the data with zstd (as perf record -z)\n"
-	"        --compression-level N zstd level 1-22\n"
-	"    -o, --output FILE         write to FILE (default perf.data, the old one kept\n"
-	"                              as perf.data.old); '-' writes a pipe-mode stream\n"
-	"    -i, --no-inherit          do not sample the command's child processes\n"
-	"    -q, --quiet               no summary line and no notes\n"
-	"    -v, --verbose             explain what is done\n"
-	"    -h, --help                show this help\n";
 
 static bool parse_callgraph(struct record_opts *o, const char *s)
 {
@@ -95,145 +68,119 @@ bad:
 	return false;
 }
 
-static bool parse_args(int argc, char **argv, struct record_opts *o, int *ret)
-{
-	enum { OPT_CALLGRAPH = 256, OPT_LEVEL };
-	static const struct option longopts[] = {
-		{ "event", required_argument, NULL, 'e' },
-		{ "freq", required_argument, NULL, 'F' },
-		{ "count", required_argument, NULL, 'c' },
-		{ "call-graph", required_argument, NULL, OPT_CALLGRAPH },
-		{ "pid", required_argument, NULL, 'p' },
-		{ "all-cpus", no_argument, NULL, 'a' },
-		{ "cpu", required_argument, NULL, 'C' },
-		{ "mmap-pages", required_argument, NULL, 'm' },
-		{ "compress", no_argument, NULL, 'z' },
-		{ "compression-level", required_argument, NULL, OPT_LEVEL },
-		{ "output", required_argument, NULL, 'o' },
-		{ "no-inherit", no_argument, NULL, 'i' },
-		{ "quiet", no_argument, NULL, 'q' },
-		{ "verbose", no_argument, NULL, 'v' },
-		{ "help", no_argument, NULL, 'h' },
-		{ 0 },
-	};
-	long level;
-	int c;
+enum { OPT_CALLGRAPH = 256, OPT_LEVEL };
 
+static const struct opt record_table[] = {
+	OPT_GROUP(opt_events),
+	OPT_HELP('e', "events to sample, comma-separated; {a,b}:S samples a group whose every sample "
+		      "carries all its counts (default: cycles, or cpu-clock without a PMU)"),
+	{ 'F', "freq", .arg = "HZ", .help = "samples per second per event (default 4000)" },
+	{ 'c', "count", .arg = "PERIOD", .help = "a sample every PERIOD events instead" },
+	{ 'g', .help = "record call graphs (frame pointers)" },
+	{ OPT_CALLGRAPH, "call-graph", .arg = "MODE", .comp = COMP_WORD, .words = "fp,dwarf",
+	  .help = "fp, or dwarf[,SIZE]: copy SIZE bytes of user stack (default 8192) for DWARF "
+		  "unwinding" },
+	OPT_GROUP_ONLY(opt_target, "paC"),
+	{ 'm', "mmap-pages", .arg = "PAGES",
+	  .help = "ring buffer size per CPU: pages (a power of two) or a size such as 512K or 4M "
+		  "(default 128 pages)" },
+	{ 'z', "compress", .help = "compress the data with zstd (as perf record -z)" },
+	{ OPT_LEVEL, "compression-level", .arg = "N", .help = "zstd level 1-22" },
+	OPT_GROUP(opt_output),
+	OPT_HELP('o', "write to FILE (default perf.data, the old one kept as perf.data.old); '-' "
+		      "writes a pipe-mode stream"),
+	{ 'i', "no-inherit", .help = "do not sample the command's child processes" },
+	OPT_GROUP(opt_verbosity),
+	OPT_HELP('q', "no summary line and no notes"),
+	OPT_END,
+};
+
+static bool set_option(void *ctx, int key, const char *arg)
+{
+	struct record_opts *o = ctx;
+	long level;
+
+	switch (key) {
+	case 'F':
+		o->freq_given = true;
+		return cli_parse_long("-F", arg, 1, 10000000, &o->freq);
+	case 'c':
+		return cli_parse_long("-c", arg, 1, LONG_MAX, &o->period);
+	case 'g':
+		o->callgraph = CG_FP;
+		return true;
+	case OPT_CALLGRAPH:
+		return parse_callgraph(o, arg);
+	case 'm':
+		return parse_mmap_pages(arg, &o->mmap_pages);
+	case 'z':
+		if (!o->compress_level)
+			o->compress_level = 1;
+		return true;
+	case OPT_LEVEL:
+		if (!cli_parse_long("--compression-level", arg, 1, 22, &level))
+			return false;
+		o->compress_level = (int)level;
+		return true;
+	case 'i':
+		o->no_inherit = true;
+		return true;
+	}
+	return false;
+}
+
+const struct opt_cmd record_cmd = {
+	.name = "record",
+	.summary = "sample a command, a process, or CPUs into perf.data",
+	.verb = "sample",
+	.synopsis = "[-e EVENTS] [-F HZ | -c PERIOD] [-g | --call-graph fp|dwarf[,SIZE]] "
+		    "[-p PID | -a | -C CPUS] [-m PAGES] [-z] [-o FILE | -o -] [-i] [-q] [-v] "
+		    "[-- COMMAND [ARGS...]]",
+	.opts = record_table,
+	.set = set_option,
+	.operands = OPERANDS_COMMAND,
+	.operand_comp = COMP_COMMAND,
+};
+
+static bool parse_args(int argc, char **argv, struct record_opts *o, struct cli_args *a, int *ret)
+{
 	o->freq = 4000;
-	o->pid = -1;
 	o->mmap_pages = 128;
 	o->stack_size = 8192;
-	opterr = 0;
-	optind = 1;
-	while ((c = getopt_long(argc, argv, "+e:F:c:gp:aC:m:zo:iqvh", longopts, NULL)) != -1) {
-		switch (c) {
-		case 'e':
-			if (!cli_append_list(&o->events, optarg))
-				goto bad;
-			break;
-		case 'F':
-			if (!cli_parse_long("-F", optarg, 1, 10000000, &o->freq))
-				goto bad;
-			o->freq_given = true;
-			break;
-		case 'c':
-			if (!cli_parse_long("-c", optarg, 1, LONG_MAX, &o->period))
-				goto bad;
-			break;
-		case 'g':
-			o->callgraph = CG_FP;
-			break;
-		case OPT_CALLGRAPH:
-			if (!parse_callgraph(o, optarg))
-				goto bad;
-			break;
-		case 'p':
-			if (!cli_parse_long("-p", optarg, 1, INT32_MAX, &o->pid))
-				goto bad;
-			break;
-		case 'a':
-			o->all_cpus = true;
-			break;
-		case 'C':
-			o->cpus = optarg;
-			break;
-		case 'm':
-			if (!parse_mmap_pages(optarg, &o->mmap_pages))
-				goto bad;
-			break;
-		case 'z':
-			if (!o->compress_level)
-				o->compress_level = 1;
-			break;
-		case OPT_LEVEL:
-			if (!cli_parse_long("--compression-level", optarg, 1, 22, &level))
-				goto bad;
-			o->compress_level = (int)level;
-			break;
-		case 'o':
-			o->output = optarg;
-			break;
-		case 'i':
-			o->no_inherit = true;
-			break;
-		case 'q':
-			o->quiet = true;
-			break;
-		case 'v':
-			o->verbose = true;
-			break;
-		case 'h':
-			fputs(record_usage, stdout);
-			*ret = 0;
-			return false;
-		default:
-			if (optopt && strchr("eFcpCmo", optopt))
-				cli_error("option -%c needs a value; see 'perfev record --help'", optopt);
-			else
-				cli_error("unknown option '%s'; see 'perfev record --help'",
-					  argv[optind - 1]);
-			goto bad;
-		}
-	}
-	o->argv = argv + optind;
+	if (!opt_parse(&record_cmd, argc, argv, a, o, ret))
+		return false;
+	*ret = 1;
 	if (o->period && o->freq_given) {
 		cli_error("-F and -c are alternatives: sample by frequency or every PERIOD events");
-		goto bad;
+		return false;
 	}
 	if (o->period)
 		o->freq = 0;
-	if (o->pid > 0 && o->argv[0]) {
-		cli_error("-p samples an existing process; it cannot be combined with a command");
-		goto bad;
-	}
-	if (o->pid > 0 && (o->all_cpus || o->cpus)) {
-		cli_error("-p samples one process; it cannot be combined with -a or -C");
-		goto bad;
-	}
-	if (!o->argv[0] && o->pid <= 0 && !o->all_cpus && !o->cpus) {
-		cli_error("nothing to sample: give a command, -p PID, -a or -C CPUS; "
-			  "see 'perfev record --help'");
-		goto bad;
-	}
+	if (!cli_target__check(&a->target, &record_cmd, a->operands, 0))
+		return false;
+	/* What the recording reads, by the names it reads them. */
+	o->events = a->events;
+	o->pid = a->target.pid;
+	o->all_cpus = a->target.all_cpus;
+	o->cpus = a->target.cpus;
+	o->output = a->output;
+	o->quiet = a->quiet;
+	o->argv = a->operands;
 	return true;
-bad:
-	*ret = 1;
-	return false;
 }
 
 int cmd_record(int argc, char **argv)
 {
 	struct record_opts o = { 0 };
-	int ret = 0;
+	struct cli_args a = { 0 };
+	int ret;
 
-	if (parse_args(argc, argv, &o, &ret)) {
-		if (o.verbose)
-			perfev_set_print(cli_vprint);
+	if (parse_args(argc, argv, &o, &a, &ret)) {
 		/* main() passes argv from the subcommand on; the program name sits before it. */
 		o.argc = argc + 1;
 		o.full_argv = argv - 1;
 		ret = record_run(&o);
 	}
-	free(o.events);
+	cli_args__free(&a);
 	return ret;
 }

@@ -1,7 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /* perfev report: where the samples of a perf.data file went, as a table and call graphs. */
 #include <errno.h>
-#include <getopt.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -9,38 +8,9 @@
 #include <unistd.h>
 
 #include "cli.h"
+#include "opt.h"
 #include "perfev/perfev.h"
 #include "report.h"
-
-static const char report_usage[] =
-	"usage: perfev report [-i FILE] [--stdio] [-s KEYS] [--children | --no-children]\n"
-	"                     [-g MODE] [--percent-limit P] [-F FIELDS] [filters]\n"
-	"\n"
-	"    -i, --input FILE          the perf.data to read (default perf.data; '-' reads\n"
-	"                              a pipe-mode stream from standard input)\n"
-	"        --stdio               text output (the only one; accepted for perf's habit)\n"
-	"    -s, --sort KEYS           group samples by these, comma-separated: comm, pid,\n"
-	"                              tid, dso, sym, srcline (default comm,dso,sym)\n"
-	"        --children            also charge each sample to every caller on its stack\n"
-	"                              (the default when the file has call graphs)\n"
-	"        --no-children         charge each sample only to where it was taken\n"
-	"    -g, --call-graph MODE     call graphs below each entry, comma-separated: graph,\n"
-	"                              flat, folded or none; caller or callee order; a\n"
-	"                              threshold in percent (default graph,0.5, caller with\n"
-	"                              --children, callee without)\n"
-	"        --percent-limit P     leave out entries below P percent\n"
-	"    -F, --fields FIELDS       columns to show: overhead, children, sample, period\n"
-	"                              and sort keys (keys given here are sorted by)\n"
-	"        --comm(s) LIST        only samples of these commands\n"
-	"        --pid LIST            only samples of these processes\n"
-	"        --tid LIST            only samples of these threads\n"
-	"        --dso(s) LIST         only samples taken in these files (name or path)\n"
-	"        --inline              show inlined functions as frames of their own\n"
-	"        --max-stack N         use at most N frames of each stack\n"
-	"        --no-demangle         show C++ and Rust names as they are in the file\n"
-	"    -q, --quiet               no warnings or progress\n"
-	"    -v, --verbose             explain what is done\n"
-	"    -h, --help                show this help\n";
 
 static const char *const key_names[NR_KEYS] = { "comm", "pid", "tid", "dso", "sym", "srcline" };
 
@@ -162,129 +132,103 @@ static bool parse_graph(struct report_opts *o, const char *arg)
 	return ok;
 }
 
-static bool parse_args(int argc, char **argv, struct report_opts *o, bool *no_demangle, int *ret)
-{
-	enum { OPT_STDIO = 256, OPT_CHILDREN, OPT_NO_CHILDREN, OPT_LIMIT, OPT_COMM, OPT_PID, OPT_TID,
-	       OPT_DSO, OPT_INLINE, OPT_MAXSTACK, OPT_NODEMANGLE };
-	static const struct option longopts[] = {
-		{ "input", required_argument, NULL, 'i' },
-		{ "stdio", no_argument, NULL, OPT_STDIO },
-		{ "sort", required_argument, NULL, 's' },
-		{ "children", no_argument, NULL, OPT_CHILDREN },
-		{ "no-children", no_argument, NULL, OPT_NO_CHILDREN },
-		{ "call-graph", required_argument, NULL, 'g' },
-		{ "percent-limit", required_argument, NULL, OPT_LIMIT },
-		{ "fields", required_argument, NULL, 'F' },
-		{ "comm", required_argument, NULL, OPT_COMM },
-		{ "comms", required_argument, NULL, OPT_COMM },
-		{ "pid", required_argument, NULL, OPT_PID },
-		{ "tid", required_argument, NULL, OPT_TID },
-		{ "dso", required_argument, NULL, OPT_DSO },
-		{ "dsos", required_argument, NULL, OPT_DSO },
-		{ "inline", no_argument, NULL, OPT_INLINE },
-		{ "max-stack", required_argument, NULL, OPT_MAXSTACK },
-		{ "no-demangle", no_argument, NULL, OPT_NODEMANGLE },
-		{ "quiet", no_argument, NULL, 'q' },
-		{ "verbose", no_argument, NULL, 'v' },
-		{ "help", no_argument, NULL, 'h' },
-		{ 0 },
-	};
-	const char *sort = NULL, *fields = NULL;
-	char *end;
-	long n;
-	int c;
+enum { OPT_STDIO = 256, OPT_CHILDREN, OPT_NO_CHILDREN, OPT_LIMIT, OPT_INLINE };
 
-	o->input = PERFEV_DATA_FILE_DEFAULT;
-	o->graph_threshold = 0.5;
-	opterr = 0;
-	optind = 1;
-	while ((c = getopt_long(argc, argv, "i:s:g:F:qvh", longopts, NULL)) != -1) {
-		switch (c) {
-		case 'i':
-			o->input = optarg;
-			break;
-		case OPT_STDIO:
-			break;
-		case 's':
-			sort = optarg;
-			break;
-		case OPT_CHILDREN:
-		case OPT_NO_CHILDREN:
-			o->children = c == OPT_CHILDREN;
-			o->children_set = true;
-			break;
-		case 'g':
-			if (!parse_graph(o, optarg))
-				return false;
-			break;
-		case OPT_LIMIT:
-			o->percent_limit = strtod(optarg, &end);
-			if (end == optarg || (*end && strcmp(end, "%")) || o->percent_limit < 0 ||
-			    o->percent_limit > 100) {
-				cli_error("--percent-limit expects a percentage between 0 and 100, not '%s'",
-					  optarg);
-				return false;
-			}
-			break;
-		case 'F':
-			fields = optarg;
-			break;
-		case OPT_COMM:
-			o->comms = optarg;
-			break;
-		case OPT_PID:
-			o->pids = optarg;
-			break;
-		case OPT_TID:
-			o->tids = optarg;
-			break;
-		case OPT_DSO:
-			o->dsos = optarg;
-			break;
-		case OPT_INLINE:
-			o->inlines = true;
-			break;
-		case OPT_MAXSTACK:
-			if (!cli_parse_long("--max-stack", optarg, 1, 65536, &n))
-				return false;
-			o->max_stack = n;
-			break;
-		case OPT_NODEMANGLE:
-			*no_demangle = true;
-			break;
-		case 'q':
-			o->quiet = true;
-			break;
-		case 'v':
-			o->verbose = true;
-			perfev_set_print(cli_vprint);
-			break;
-		case 'h':
-			fputs(report_usage, stdout);
-			*ret = 0;
-			return false;
-		default:
-			if (optopt && strchr("isgF", optopt))
-				cli_error("option -%c needs a value; see 'perfev report --help'", optopt);
-			else
-				cli_error("unknown option '%s'; see 'perfev report --help'", argv[optind - 1]);
+static const struct opt report_table[] = {
+	OPT_GROUP(opt_input),
+	{ OPT_STDIO, "stdio", .help = "text output (the only one; accepted for perf's habit)" },
+	OPT_GROUP_ONLY(opt_sort, "s"),
+	{ OPT_CHILDREN, "children",
+	  .help = "also charge each sample to every caller on its stack (the default when the file has "
+		  "call graphs)" },
+	{ OPT_NO_CHILDREN, "no-children", .help = "charge each sample only to where it was taken" },
+	{ 'g', "call-graph", .arg = "MODE", .comp = COMP_WORDS,
+	  .words = "graph,flat,folded,none,caller,callee",
+	  .help = "call graphs below each entry, comma-separated: graph, flat, folded or none; caller "
+		  "or callee order; a threshold in percent (default graph,0.5, caller with --children, "
+		  "callee without)" },
+	{ OPT_LIMIT, "percent-limit", .arg = "P", .help = "leave out entries below P percent" },
+	OPT_GROUP_ONLY(opt_sort, "F"),
+	OPT_GROUP(opt_filters),
+	{ OPT_INLINE, "inline", .help = "show inlined functions as frames of their own" },
+	OPT_GROUP(opt_frames),
+	OPT_GROUP(opt_verbosity),
+	OPT_HELP('q', "no warnings or progress"),
+	OPT_END,
+};
+
+static bool set_option(void *ctx, int key, const char *arg)
+{
+	struct report_opts *o = ctx;
+	char *end;
+
+	switch (key) {
+	case OPT_STDIO:
+		return true;
+	case OPT_CHILDREN:
+	case OPT_NO_CHILDREN:
+		o->children = key == OPT_CHILDREN;
+		o->children_set = true;
+		return true;
+	case 'g':
+		return parse_graph(o, arg);
+	case OPT_LIMIT:
+		o->percent_limit = strtod(arg, &end);
+		if (end == arg || (*end && strcmp(end, "%")) || o->percent_limit < 0 ||
+		    o->percent_limit > 100) {
+			cli_error("--percent-limit expects a percentage between 0 and 100, not '%s'", arg);
 			return false;
 		}
+		return true;
+	case OPT_INLINE:
+		o->inlines = true;
+		return true;
 	}
-	if (optind < argc) {
-		cli_error("unexpected argument '%s'; the file is given with -i", argv[optind]);
-		return false;
-	}
-	if (sort && !parse_sort(o, sort))
-		return false;
-	if (fields && !parse_fields(o, fields, sort != NULL))
-		return false;
+	return false;
+}
+
+const struct opt_cmd report_cmd = {
+	.name = "report",
+	.summary = "show where the samples of a perf.data file went",
+	.synopsis = "[-i FILE] [--stdio] [-s KEYS] [--children | --no-children] [-g MODE] "
+		    "[--percent-limit P] [-F FIELDS] [filters]",
+	.opts = report_table,
+	.set = set_option,
+	.operands = OPERANDS_NONE,
+	.operand_hint = "the file is given with -i",
+};
+
+static bool parse_args(int argc, char **argv, struct report_opts *o, bool *no_demangle, int *ret)
+{
+	struct cli_args a = { 0 };
+	bool ok = false;
+
+	o->graph_threshold = 0.5;
+	if (!opt_parse(&report_cmd, argc, argv, &a, o, ret))
+		goto out;
+	*ret = 1;
+	*no_demangle = a.no_demangle;
+	o->max_stack = (unsigned)a.max_stack;
+	o->input = a.input ? a.input : PERFEV_DATA_FILE_DEFAULT;
+	o->comms = a.filter.comms;
+	o->pids = a.filter.pids;
+	o->tids = a.filter.tids;
+	o->dsos = a.filter.dsos;
+	o->quiet = a.quiet;
+	o->verbose = a.verbose;
+	if (a.sort && !parse_sort(o, a.sort))
+		goto out;
+	if (a.fields && !parse_fields(o, a.fields, a.sort != NULL))
+		goto out;
 	if (!o->nr_keys) {
 		add_key(o, KEY_COMM);
 		add_key(o, KEY_DSO);
 		add_key(o, KEY_SYM);
 	}
-	return true;
+	ok = true;
+out:
+	cli_args__free(&a);
+	return ok;
 }
 
 /* A comma-separated list holds s (or, for DSOs, s's last path component). */

@@ -5,28 +5,14 @@
  * stackcollapse-perf.pl, speedscope, Firefox Profiler) reads ours.
  */
 #include <errno.h>
-#include <getopt.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "cli.h"
+#include "opt.h"
 #include "perfev/perfev.h"
-
-static const char script_usage[] =
-	"usage: perfev script [-i FILE] [-F FIELDS] [--max-stack N]\n"
-	"\n"
-	"    -i, --input FILE      the perf.data to read (default perf.data; '-' reads a\n"
-	"                          pipe-mode stream from standard input)\n"
-	"    -F, --fields FIELDS   what to print of each sample, comma-separated: comm,\n"
-	"                          pid, tid, cpu, time, period, event, ip, sym, symoff,\n"
-	"                          dso, addr; +FIELD or -FIELD adds to or takes from the\n"
-	"                          default (comm,tid,cpu,time,period,event,ip,sym,symoff,dso)\n"
-	"        --max-stack N     print at most N frames of each stack\n"
-	"        --no-demangle     show C++ and Rust names as they are in the file\n"
-	"    -q, --quiet           no warnings\n"
-	"    -h, --help            show this help\n";
 
 enum field {
 	F_COMM = 1 << 0,
@@ -203,67 +189,52 @@ static int on_sample(void *ctx, const struct perfev_session_sample *ss)
 	return 0;
 }
 
+static const struct opt script_table[] = {
+	OPT_GROUP(opt_input),
+	{ 'F', "fields", .arg = "FIELDS", .comp = COMP_WORDS,
+	  .words = "comm,pid,tid,cpu,time,period,event,ip,sym,symoff,dso,addr",
+	  .help = "what to print of each sample, comma-separated: comm, pid, tid, cpu, time, period, "
+		  "event, ip, sym, symoff, dso, addr; +FIELD or -FIELD adds to or takes from the default "
+		  "(comm,tid,cpu,time,period,event,ip,sym,symoff,dso)" },
+	OPT_GROUP(opt_frames),
+	OPT_HELP(OPT_KEY_MAX_STACK, "print at most N frames of each stack"),
+	OPT_GROUP(opt_verbosity),
+	OPT_HELP('q', "no warnings"),
+	OPT_END,
+};
+
+static bool set_option(void *ctx, int key, const char *arg)
+{
+	struct script_state *st = ctx;
+
+	(void)key; /* -F */
+	return parse_fields(arg, &st->fields);
+}
+
+const struct opt_cmd script_cmd = {
+	.name = "script",
+	.summary = "print every sample of a perf.data file, as perf script does",
+	.synopsis = "[-i FILE] [-F FIELDS] [--max-stack N]",
+	.opts = script_table,
+	.set = set_option,
+	.operands = OPERANDS_NONE,
+	.operand_hint = "the file is given with -i",
+};
+
 int cmd_script(int argc, char **argv)
 {
-	enum { OPT_MAXSTACK = 256, OPT_NODEMANGLE };
-	static const struct option longopts[] = {
-		{ "input", required_argument, NULL, 'i' },
-		{ "fields", required_argument, NULL, 'F' },
-		{ "max-stack", required_argument, NULL, OPT_MAXSTACK },
-		{ "no-demangle", no_argument, NULL, OPT_NODEMANGLE },
-		{ "quiet", no_argument, NULL, 'q' },
-		{ "verbose", no_argument, NULL, 'v' },
-		{ "help", no_argument, NULL, 'h' },
-		{ 0 },
-	};
 	struct script_state st = { .fields = DEFAULT_FIELDS, .out = stdout };
 	struct perfev_symbolizer *sy = NULL;
-	const char *input = PERFEV_DATA_FILE_DEFAULT;
-	bool quiet = false, no_demangle = false;
-	int c, ret = 1, err;
-	long n;
+	struct cli_args a = { 0 };
+	const char *input;
+	int ret, err;
 
-	opterr = 0;
-	optind = 1;
-	while ((c = getopt_long(argc, argv, "i:F:qvh", longopts, NULL)) != -1) {
-		switch (c) {
-		case 'i':
-			input = optarg;
-			break;
-		case 'F':
-			if (!parse_fields(optarg, &st.fields))
-				return 1;
-			break;
-		case OPT_MAXSTACK:
-			if (!cli_parse_long("--max-stack", optarg, 1, 65536, &n))
-				return 1;
-			st.max_stack = n;
-			break;
-		case OPT_NODEMANGLE:
-			no_demangle = true;
-			break;
-		case 'q':
-			quiet = true;
-			break;
-		case 'v':
-			perfev_set_print(cli_vprint);
-			break;
-		case 'h':
-			fputs(script_usage, stdout);
-			return 0;
-		default:
-			if (optopt && strchr("iF", optopt))
-				cli_error("option -%c needs a value; see 'perfev script --help'", optopt);
-			else
-				cli_error("unknown option '%s'; see 'perfev script --help'", argv[optind - 1]);
-			return 1;
-		}
-	}
-	if (optind < argc) {
-		cli_error("unexpected argument '%s'; the file is given with -i", argv[optind]);
-		return 1;
-	}
-	st.s = cli_session_open(input, no_demangle, &quiet, &sy);
+	if (!opt_parse(&script_cmd, argc, argv, &a, &st, &ret))
+		goto out;
+	ret = 1;
+	input = a.input ? a.input : PERFEV_DATA_FILE_DEFAULT;
+	st.max_stack = (unsigned)a.max_stack;
+	st.s = cli_session_open(input, a.no_demangle, &a.quiet, &sy);
 	if (!st.s)
 		goto out;
 	err = perfev_session__process(st.s, on_sample, &st);
@@ -285,5 +256,6 @@ int cmd_script(int argc, char **argv)
 out:
 	perfev_session__delete(st.s);
 	perfev_symbolizer__delete(sy);
+	cli_args__free(&a);
 	return ret;
 }

@@ -1,197 +1,111 @@
 /* SPDX-License-Identifier: MIT */
 /* perfev stat: count events in a command, a running process, or on CPUs. */
 #include <errno.h>
-#include <fcntl.h>
-#include <getopt.h>
-#include <math.h>
 #include <poll.h>
-#include <signal.h>
-#include <stdlib.h>
 #include <string.h>
 #include <sys/resource.h>
-#include <sys/syscall.h>
-#include <sys/wait.h>
-#include <time.h>
-#include <unistd.h>
 
 #include "cli.h"
+#include "opt.h"
 #include "perfev/perfev.h"
+#include "run.h"
 #include "sigwait.h"
 #include "stat_print.h"
-
-static const char stat_usage[] =
-	"usage: perfev stat [-e EVENTS] [-p PID | -a | -C CPUS] [-G CGROUP] [-I MS] [-r N]\n"
-	"                   [-x SEP | --json] [-o FILE] [-i] [-v] [-- COMMAND [ARGS...]]\n"
-	"\n"
-	"    -e, --event EVENTS       events to count, comma-separated, {a,b} for a group;\n"
-	"                             may repeat (default: task-clock, context-switches,\n"
-	"                             cpu-migrations, page-faults, cycles, instructions,\n"
-	"                             branches, branch-misses)\n"
-	"    -p, --pid PID            count an existing process (all its threads)\n"
-	"    -a, --all-cpus           count everything on every CPU\n"
-	"    -C, --cpu CPUS           count everything on these CPUs (e.g. 0-3,6)\n"
-	"    -G, --cgroup CGROUP      count only tasks of this cgroup (implies -a)\n"
-	"    -I, --interval-print MS  print counts every MS milliseconds\n"
-	"    -r, --repeat N           run the command N times; show mean and variation\n"
-	"    -x, --field-separator S  CSV output with separator S\n"
-	"        --json               JSON output (results and errors)\n"
-	"    -o, --output FILE        write the results to FILE instead of stderr\n"
-	"    -i, --no-inherit         do not count the command's child processes\n"
-	"    -v, --verbose            explain what is done\n"
-	"    -h, --help               show this help\n";
 
 static const char default_events[] = "task-clock,context-switches,cpu-migrations,page-faults,"
 				     "cycles,instructions,branches,branch-misses";
 
 struct stat_opts {
-	char *events;
-	long pid;
-	bool all_cpus;
-	const char *cpus;
-	const char *cgroup;
 	long interval_ms;
 	long repeat;
 	const char *sep;
 	bool json;
-	const char *output;
 	bool no_inherit;
-	bool verbose;
-	char **argv;
+	struct cli_args a;
+};
+
+enum { OPT_JSON = 256 };
+
+static const struct opt stat_table[] = {
+	OPT_GROUP(opt_events),
+	OPT_HELP('e', "events to count, comma-separated, {a,b} for a group; may repeat (default: "
+		      "task-clock, context-switches, cpu-migrations, page-faults, cycles, instructions, "
+		      "branches, branch-misses)"),
+	OPT_GROUP(opt_target),
+	{ 'I', "interval-print", .arg = "MS", .help = "print counts every MS milliseconds" },
+	{ 'r', "repeat", .arg = "N", .help = "run the command N times; show mean and variation" },
+	{ 'x', "field-separator", .arg = "SEP", .help = "CSV output with separator SEP" },
+	{ OPT_JSON, "json", .help = "JSON output (results and errors)", .flags = OPT_JSON_ERRORS },
+	OPT_GROUP(opt_output),
+	OPT_HELP('o', "write the results to FILE instead of stderr"),
+	{ 'i', "no-inherit", .help = "do not count the command's child processes" },
+	OPT_GROUP_ONLY(opt_verbosity, "v"),
+	OPT_END,
+};
+
+static bool set_option(void *ctx, int key, const char *arg)
+{
+	struct stat_opts *o = ctx;
+
+	switch (key) {
+	case 'I':
+		return cli_parse_long("-I", arg, 10, 86400000, &o->interval_ms);
+	case 'r':
+		return cli_parse_long("-r", arg, 1, 1000000, &o->repeat);
+	case 'x':
+		if (!*arg) {
+			cli_error("option -x needs a non-empty separator");
+			return false;
+		}
+		o->sep = arg;
+		return true;
+	case OPT_JSON:
+		o->json = true;
+		return true;
+	case 'i':
+		o->no_inherit = true;
+		return true;
+	}
+	return false;
+}
+
+const struct opt_cmd stat_cmd = {
+	.name = "stat",
+	.summary = "count events in a command, a process, or the whole system",
+	.verb = "count",
+	.synopsis = "[-e EVENTS] [-p PID | -a | -C CPUS] [-G CGROUP] [-I MS] [-r N] [-x SEP | --json] "
+		    "[-o FILE] [-i] [-v] [-- COMMAND [ARGS...]]",
+	.opts = stat_table,
+	.set = set_option,
+	.operands = OPERANDS_COMMAND,
+	.operand_comp = COMP_COMMAND,
 };
 
 static bool parse_args(int argc, char **argv, struct stat_opts *o, int *ret)
 {
-	enum { OPT_JSON = 256 };
-	static const struct option longopts[] = {
-		{ "event", required_argument, NULL, 'e' },
-		{ "pid", required_argument, NULL, 'p' },
-		{ "all-cpus", no_argument, NULL, 'a' },
-		{ "cpu", required_argument, NULL, 'C' },
-		{ "cgroup", required_argument, NULL, 'G' },
-		{ "interval-print", required_argument, NULL, 'I' },
-		{ "repeat", required_argument, NULL, 'r' },
-		{ "field-separator", required_argument, NULL, 'x' },
-		{ "json", no_argument, NULL, OPT_JSON },
-		{ "output", required_argument, NULL, 'o' },
-		{ "no-inherit", no_argument, NULL, 'i' },
-		{ "verbose", no_argument, NULL, 'v' },
-		{ "help", no_argument, NULL, 'h' },
-		{ 0 },
-	};
-	int c;
-
 	o->repeat = 1;
-	o->pid = -1;
-	opterr = 0;
-	optind = 1;
-	/* Pre-scan for --json so that option errors come out as JSON too. */
-	for (int i = 1; i < argc && strcmp(argv[i], "--"); i++)
-		if (!strcmp(argv[i], "--json"))
-			cli_json_errors = true;
-	/* "+": the first non-option starts the command, whose own options stay its own. */
-	while ((c = getopt_long(argc, argv, "+e:p:aC:G:I:r:x:o:ivh", longopts, NULL)) != -1) {
-		switch (c) {
-		case 'e':
-			if (!cli_append_list(&o->events, optarg))
-				goto bad;
-			break;
-		case 'p':
-			if (!cli_parse_long("-p", optarg, 1, INT32_MAX, &o->pid))
-				goto bad;
-			break;
-		case 'a':
-			o->all_cpus = true;
-			break;
-		case 'C':
-			o->cpus = optarg;
-			break;
-		case 'G':
-			o->cgroup = optarg;
-			break;
-		case 'I':
-			if (!cli_parse_long("-I", optarg, 10, 86400000, &o->interval_ms))
-				goto bad;
-			break;
-		case 'r':
-			if (!cli_parse_long("-r", optarg, 1, 1000000, &o->repeat))
-				goto bad;
-			break;
-		case 'x':
-			if (!*optarg) {
-				cli_error("option -x needs a non-empty separator");
-				goto bad;
-			}
-			o->sep = optarg;
-			break;
-		case OPT_JSON:
-			o->json = true;
-			break;
-		case 'o':
-			o->output = optarg;
-			break;
-		case 'i':
-			o->no_inherit = true;
-			break;
-		case 'v':
-			o->verbose = true;
-			break;
-		case 'h':
-			fputs(stat_usage, stdout);
-			*ret = 0;
-			return false;
-		default:
-			if (optopt && strchr("epCGIrxo", optopt))
-				cli_error("option -%c needs a value; see 'perfev stat --help'", optopt);
-			else
-				cli_error("unknown option '%s'; see 'perfev stat --help'", argv[optind - 1]);
-			goto bad;
-		}
-	}
-	o->argv = argv + optind;
+	if (!opt_parse(&stat_cmd, argc, argv, &o->a, o, ret))
+		return false;
+	*ret = 1;
 	if (o->sep && o->json) {
 		cli_error("-x and --json are alternatives; choose one");
-		goto bad;
+		return false;
 	}
-	if (o->pid > 0 && o->argv[0]) {
-		cli_error("-p counts an existing process; it cannot be combined with a command");
-		goto bad;
-	}
-	if (o->pid > 0 && (o->all_cpus || o->cgroup)) {
-		cli_error("-p counts one process; it cannot be combined with -a or -G");
-		goto bad;
-	}
-	if (o->cgroup && !o->cpus)
-		o->all_cpus = true;
-	if (!o->argv[0] && o->pid <= 0 && !o->all_cpus && !o->cpus) {
-		cli_error("nothing to count: give a command, -p PID, -a or -C CPUS; see 'perfev stat --help'");
-		goto bad;
-	}
-	if (o->repeat > 1 && !o->argv[0]) {
+	if (!cli_target__check(&o->a.target, &stat_cmd, o->a.operands, TARGET_TASK_ON_CPUS))
+		return false;
+	if (o->repeat > 1 && !o->a.operands[0]) {
 		cli_error("-r repeats a command; give one after --");
-		goto bad;
+		return false;
 	}
 	return true;
-bad:
-	*ret = 1;
-	return false;
 }
 
 struct run_state {
 	struct perfev_evlist *el;
 	struct stat_printer *pr;
-	pid_t child;
-	int pidfd; /* for -p: tells when the process ends */
+	struct cli_run run;
 	uint64_t t0;
-	int status;
-	bool child_done;
-	struct rusage ru;
 };
-
-static void reap_child(struct run_state *rs, bool block)
-{
-	if (rs->child > 0 && !rs->child_done)
-		rs->child_done = cli_reap(rs->child, &rs->status, &rs->ru, block);
-}
 
 /* Waits until the command ends, the process ends, or a signal; prints intervals meanwhile. */
 static int wait_loop(struct run_state *rs, long interval_ms)
@@ -199,22 +113,15 @@ static int wait_loop(struct run_state *rs, long interval_ms)
 	uint64_t next = interval_ms ? rs->t0 + (uint64_t)interval_ms * 1000000ull : 0;
 
 	for (;;) {
-		struct pollfd pfd[2] = { { sigwait_fd, POLLIN, 0 }, { rs->pidfd, POLLIN, 0 } };
-		int timeout = -1;
+		struct pollfd pfd[2] = { { sigwait_fd, POLLIN, 0 }, { rs->run.pidfd, POLLIN, 0 } };
+		int timeout = -1, sig;
 
-		reap_child(rs, false);
-		if (rs->child > 0 && rs->child_done)
+		if (cli_run__ended(&rs->run))
 			return 0;
-		if (sigwait_signal) {
-			int sig = sigwait_signal;
-
-			if (rs->child > 0) {
-				/* Pass the signal on, then report what was counted once the command ends. */
-				kill(rs->child, sig);
-				sigwait_signal = 0;
-				reap_child(rs, true);
-				return sig;
-			}
+		sig = cli_run__take_signal(&rs->run);
+		if (sig) {
+			/* Report what was counted once the command, which got the signal too, ends. */
+			cli_run__reap(&rs->run, true);
 			return sig;
 		}
 		if (next) {
@@ -233,52 +140,84 @@ static int wait_loop(struct run_state *rs, long interval_ms)
 			}
 			timeout = (int)((next - t + 999999) / 1000000);
 		}
-		if (poll(pfd, rs->pidfd >= 0 ? 2 : 1, timeout) < 0 && errno != EINTR) {
+		if (poll(pfd, rs->run.pidfd >= 0 ? 2 : 1, timeout) < 0 && errno != EINTR) {
 			cli_error("poll failed: %s", strerror(errno));
 			return -1;
 		}
 		if (pfd[0].revents)
 			sigwait_drain();
-		if (rs->pidfd >= 0 && pfd[1].revents)
-			return 0; /* the monitored process ended */
 	}
 }
 
 static int open_list(struct perfev_evlist *el, const struct stat_opts *o, pid_t child)
 {
-	struct perfev_open_opts oo = {
-		.sz = sizeof(oo),
-		.pid = child > 0 ? child : (pid_t)o->pid,
-		.cpus = o->cpus,
-		.system_wide = o->all_cpus || (o->cpus && o->pid <= 0),
-		.attach_all_threads = o->pid > 0,
-		.inherit = child > 0 && !o->no_inherit,
-		.enable_on_exec = child > 0,
-		.skip_unsupported = true,
-		.cgroup = o->cgroup,
-	};
+	struct perfev_open_opts oo = { .sz = sizeof(oo), .skip_unsupported = true };
 
-	if (oo.system_wide) {
-		/* CPU-wide counters have no task whose exec could enable them: they count from open. */
-		oo.pid = -1;
-		oo.inherit = false;
-		oo.enable_on_exec = false;
-	}
+	cli_target__open_opts(&o->a.target, child, child > 0 && !o->no_inherit, &oo);
 	return perfev_evlist__open(el, &oo);
+}
+
+/*
+ * One count: the command run once, or -p/-a/-C until it ends, printed.
+ * *ret is the exit status so far, *sig the signal that ended the count.
+ * False when counting cannot go on, after saying why.
+ */
+static bool count_once(const struct stat_opts *o, struct run_state *rs, bool first, int *ret,
+		       int *sig)
+{
+	struct cli_run *r = &rs->run;
+	bool ok = false;
+
+	*ret = 1;
+	if (!cli_run__prepare(r, o->a.operands, (pid_t)o->a.target.pid))
+		return false;
+	if (open_list(rs->el, o, r->child)) {
+		cli_error("%s", perfev_last_error());
+		goto out;
+	}
+	if (first && stat_printer__check_supported(rs->pr, o->a.verbose) < 0)
+		goto out;
+	stat_printer__start_run(rs->pr);
+	rs->t0 = cli_now_ns();
+	*ret = cli_run__start(r);
+	if (*ret) {
+		perfev_evlist__close(rs->el);
+		goto out;
+	}
+	*sig = wait_loop(rs, o->interval_ms);
+	uint64_t elapsed = cli_now_ns() - rs->t0;
+
+	*ret = 1;
+	if (*sig < 0)
+		goto out;
+	if (perfev_evlist__read(rs->el)) {
+		cli_error("%s", perfev_last_error());
+		goto out;
+	}
+	if (!r->child)
+		getrusage(RUSAGE_CHILDREN, &r->ru); /* nothing of ours ran: zeros */
+	stat_printer__end_run(rs->pr, elapsed, &r->ru, !o->interval_ms || o->repeat > 1);
+	perfev_evlist__close(rs->el);
+	/* A -p/-a count the user ended is a success. */
+	*ret = cli_run__exit_status(r);
+	ok = true;
+out:
+	cli_run__close(r);
+	return ok;
 }
 
 static int stat_main(struct stat_opts *o)
 {
 	struct perfev_evlist *el = perfev_evlist__new();
 	struct stat_printer *pr = NULL;
-	bool default_set = !o->events;
+	bool default_set = !o->a.events;
 	int ret = 1, err;
 	FILE *out = stderr;
 
-	if (o->output) {
-		out = fopen(o->output, "we");
+	if (o->a.output) {
+		out = fopen(o->a.output, "we");
 		if (!out) {
-			cli_error("cannot write '%s': %s", o->output, strerror(errno));
+			cli_error("cannot write '%s': %s", o->a.output, strerror(errno));
 			goto out;
 		}
 	}
@@ -287,7 +226,7 @@ static int stat_main(struct stat_opts *o)
 		cli_error("%s", perfev_last_error());
 		goto out;
 	}
-	err = perfev_evlist__add_events(el, o->events ? o->events : default_events);
+	err = perfev_evlist__add_events(el, o->a.events ? o->a.events : default_events);
 	if (err) {
 		cli_error("%s", perfev_last_error());
 		goto out;
@@ -297,77 +236,19 @@ static int stat_main(struct stat_opts *o)
 		goto out;
 	}
 	pr = stat_printer__new(el, out, o->json ? STAT_FMT_JSON : o->sep ? STAT_FMT_CSV : STAT_FMT_HUMAN,
-			       o->sep, o->argv, o->pid, default_set);
+			       o->sep, o->a.operands, o->a.target.pid, default_set);
 	if (!pr) {
 		cli_error("out of memory");
 		goto out;
 	}
 	for (long run = 0; run < o->repeat; run++) {
-		struct run_state rs = { .el = el, .pr = pr, .pidfd = -1 };
-		struct perfev_workload *w = NULL;
-		int sig;
+		struct run_state rs = { .el = el, .pr = pr };
+		int sig = 0;
 
-		if (o->argv[0]) {
-			w = perfev_workload__new(o->argv);
-			if (!w) {
-				cli_error("%s", perfev_last_error());
-				goto out;
-			}
-			rs.child = perfev_workload__pid(w);
-		}
-		err = open_list(el, o, rs.child);
-		if (err) {
-			cli_error("%s", perfev_last_error());
-			perfev_workload__delete(w);
+		if (!count_once(o, &rs, run == 0, &ret, &sig))
 			goto out;
-		}
-		if (run == 0 && stat_printer__check_supported(pr, o->verbose) < 0) {
-			perfev_workload__delete(w);
-			goto out;
-		}
-		if (o->pid > 0) {
-			rs.pidfd = (int)syscall(SYS_pidfd_open, (pid_t)o->pid, 0);
-			/* Without pidfds the process is counted until a signal. */
-		}
-		stat_printer__start_run(pr);
-		rs.t0 = cli_now_ns();
-		if (w) {
-			err = perfev_workload__start(w);
-			if (err) {
-				cli_error("%s", perfev_last_error());
-				ret = err == -ENOENT ? 127 : 126;
-				reap_child(&rs, true);
-				perfev_workload__delete(w);
-				perfev_evlist__close(el);
-				goto out;
-			}
-		}
-		sig = wait_loop(&rs, o->interval_ms);
-		uint64_t elapsed = cli_now_ns() - rs.t0;
-
-		if (sig < 0) {
-			perfev_workload__delete(w);
-			goto out;
-		}
-		err = perfev_evlist__read(el);
-		if (rs.pidfd >= 0)
-			close(rs.pidfd);
-		if (err) {
-			cli_error("%s", perfev_last_error());
-			perfev_workload__delete(w);
-			goto out;
-		}
-		if (!w)
-			getrusage(RUSAGE_CHILDREN, &rs.ru); /* nothing of ours ran: zeros */
-		stat_printer__end_run(pr, elapsed, &rs.ru, !o->interval_ms || o->repeat > 1);
-		perfev_evlist__close(el);
-		ret = w ? cli_exit_code(rs.status) : 0;
-		perfev_workload__delete(w);
-		if (sig > 0) {
-			if (!w)
-				ret = 0; /* the user ended a -p/-a count: that is success */
+		if (sig > 0)
 			break;
-		}
 	}
 	stat_printer__finish(pr);
 out:
@@ -382,13 +263,10 @@ out:
 int cmd_stat(int argc, char **argv)
 {
 	struct stat_opts o = { 0 };
-	int ret = 0;
+	int ret;
 
-	if (parse_args(argc, argv, &o, &ret)) {
-		if (o.verbose)
-			perfev_set_print(cli_vprint);
+	if (parse_args(argc, argv, &o, &ret))
 		ret = stat_main(&o);
-	}
-	free(o.events);
+	cli_args__free(&o.a);
 	return ret;
 }

@@ -1,23 +1,25 @@
 /* SPDX-License-Identifier: MIT */
 /* perfev: the subcommand table and what all subcommands share. */
 #include <errno.h>
-#include <limits.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/wait.h>
 #include <time.h>
 
 #include "cli.h"
+#include "opt.h"
 #include "perfev/perfev.h"
 
 static const struct cmd commands[] = {
-	{ "stat", cmd_stat, "count events in a command, a process, or the whole system" },
-	{ "record", cmd_record, "sample a command, a process, or CPUs into perf.data" },
-	{ "report", cmd_report, "show where the samples of a perf.data file went" },
-	{ "script", cmd_script, "print every sample of a perf.data file, as perf script does" },
-	{ "list", cmd_list, "list the events this machine can count" },
+	{ &stat_cmd, cmd_stat },
+	{ &record_cmd, cmd_record },
+	{ &report_cmd, cmd_report },
+	{ &script_cmd, cmd_script },
+	{ &list_cmd, cmd_list },
+	{ &completion_cmd, cmd_completion },
 };
+const struct cmd *const cli_commands = commands;
+const size_t cli_nr_commands = sizeof(commands) / sizeof(commands[0]);
 
 const char *cli_cmd_name = "perfev";
 bool cli_json_errors;
@@ -95,25 +97,6 @@ uint64_t cli_now_ns(void)
 	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
 }
 
-int cli_exit_code(int status)
-{
-	if (WIFEXITED(status))
-		return WEXITSTATUS(status);
-	if (WIFSIGNALED(status))
-		return 128 + WTERMSIG(status);
-	return 1;
-}
-
-bool cli_reap(pid_t pid, int *status, struct rusage *ru, bool block)
-{
-	pid_t p;
-
-	do
-		p = wait4(pid, status, block ? 0 : WNOHANG, ru);
-	while (p < 0 && errno == EINTR);
-	return p == pid;
-}
-
 bool cli_parse_long(const char *opt, const char *s, long min, long max, long *out)
 {
 	char *end;
@@ -131,51 +114,56 @@ bool cli_parse_long(const char *opt, const char *s, long min, long max, long *ou
 
 static void usage(FILE *f)
 {
+	int width = 8;
+
+	for (size_t i = 0; i < cli_nr_commands; i++)
+		if ((int)strlen(commands[i].opt->name) > width)
+			width = (int)strlen(commands[i].opt->name);
 	fprintf(f, "usage: perfev [--version] [--help] <command> [<args>]\n\ncommands:\n");
-	for (size_t i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
-		fprintf(f, "   %-8s %s\n", commands[i].name, commands[i].summary);
+	for (size_t i = 0; i < cli_nr_commands; i++)
+		fprintf(f, "   %-*s %s\n", width, commands[i].opt->name, commands[i].opt->summary);
 	fprintf(f, "\n'perfev <command> --help' describes a command; 'man perfev-<command>' in full.\n");
+}
+
+const struct cmd *cli_find_command(const char *name)
+{
+	/* Exact names only: a prefix that matches today may match two commands tomorrow. */
+	for (size_t i = 0; i < cli_nr_commands; i++)
+		if (!strcmp(name, commands[i].opt->name))
+			return &commands[i];
+	return NULL;
 }
 
 int main(int argc, char **argv)
 {
-	const char *name;
+	/* "perfev help stat" is "perfev stat --help" */
+	bool help = argc > 2 && !strcmp(argv[1], "help");
+	const char *name = help ? argv[2] : argc > 1 ? argv[1] : NULL;
+	const struct cmd *c;
+	static char prefixed[64];
 
-	if (argc < 2) {
+	if (!name) {
 		usage(stderr);
 		return 1;
 	}
-	name = argv[1];
 	if (!strcmp(name, "--help") || !strcmp(name, "-h") || !strcmp(name, "help")) {
-		if (argc > 2 && strcmp(name, "help") == 0) {
-			/* "perfev help stat" is "perfev stat --help" */
-			for (size_t i = 0; i < sizeof(commands) / sizeof(commands[0]); i++) {
-				if (!strcmp(argv[2], commands[i].name)) {
-					char *av[] = { argv[2], (char *)"--help", NULL };
-
-					cli_cmd_name = "perfev";
-					return commands[i].fn(2, av);
-				}
-			}
-		} else {
-			usage(stdout);
-			return 0;
-		}
+		usage(stdout);
+		return 0;
 	}
-	if (!strcmp(name, "--version") || !strcmp(name, "version")) {
+	if (!help && (!strcmp(name, "--version") || !strcmp(name, "version"))) {
 		printf("perfev %s\n", perfev_version());
 		return 0;
 	}
-	/* Exact names only: a prefix that matches today may match two commands tomorrow. */
-	for (size_t i = 0; i < sizeof(commands) / sizeof(commands[0]); i++) {
-		if (!strcmp(name, commands[i].name)) {
-			static char prefixed[64];
-
-			snprintf(prefixed, sizeof(prefixed), "perfev %s", commands[i].name);
-			cli_cmd_name = prefixed;
-			return commands[i].fn(argc - 1, argv + 1);
-		}
+	c = cli_find_command(name);
+	if (!c) {
+		cli_error("'%s' is not a perfev command; see 'perfev --help'", name);
+		return 1;
 	}
-	cli_error("'%s' is not a perfev command; see 'perfev --help'", name);
-	return 1;
+	if (help) {
+		opt_help(c->opt, stdout);
+		return 0;
+	}
+	snprintf(prefixed, sizeof(prefixed), "perfev %s", name);
+	cli_cmd_name = prefixed;
+	return c->fn(argc - 1, argv + 1);
 }

@@ -26,7 +26,6 @@ struct record_opts {
 	const char *output;
 	bool no_inherit;
 	bool quiet;
-	bool verbose;
 	int argc; /* the whole command line, for HEADER_CMDLINE */
 	char **full_argv;
 	char **argv; /* the command to run */

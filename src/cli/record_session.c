@@ -5,18 +5,16 @@
  */
 #include <errno.h>
 #include <fcntl.h>
-#include <poll.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <sys/syscall.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
 #include "cli.h"
 #include "record.h"
+#include "run.h"
 #include "sigwait.h"
 
 #define MAX_RECORD 65536
@@ -25,14 +23,11 @@ struct session {
 	struct record_opts *o;
 	struct perfev_evlist *el;
 	struct perfev_data_writer *w;
-	struct perfev_workload *wl;
 	struct perfev_sample_fmt fmt0; /* the first event's layout, for side-band records */
 	int fd;
 	const char *path;
-	pid_t child;
-	int status;
-	bool child_done;
-	int pidfd;
+	struct cli_run run; /* the command, or -p's process */
+	pid_t child;	    /* run.child, as open_events() reads it */
 	bool failed;	   /* a write or a ring failed: stop recording */
 	uint64_t samples;  /* PERF_RECORD_SAMPLE records written */
 	uint64_t lost;	   /* records the kernel dropped (PERF_RECORD_LOST) */
@@ -394,19 +389,6 @@ err:
 	return -1;
 }
 
-static void reap_child(struct session *s, bool block)
-{
-	if (s->child > 0 && !s->child_done)
-		s->child_done = cli_reap(s->child, &s->status, NULL, block);
-}
-
-static bool pidfd_ended(int pidfd)
-{
-	struct pollfd p = { pidfd, POLLIN, 0 };
-
-	return pidfd >= 0 && poll(&p, 1, 0) > 0;
-}
-
 /* Drains until the command or process ends, or a signal ends the recording; returns that signal. */
 static int record_loop(struct session *s)
 {
@@ -423,18 +405,13 @@ static int record_loop(struct session *s)
 			return 0;
 		}
 		sigwait_drain();
-		reap_child(s, false);
-		if (s->child_done || pidfd_ended(s->pidfd))
+		if (cli_run__ended(&s->run))
 			return 0;
-		if (sigwait_signal) {
-			int sig = sigwait_signal;
+		int sig = cli_run__take_signal(&s->run);
 
-			sigwait_signal = 0;
-			if (s->child <= 0)
-				return sig;
-			/* The command decides: it gets the signal, and recording goes on until it ends. */
-			kill(s->child, sig);
-		}
+		/* A command got the signal too, and recording goes on until it ends. */
+		if (sig && s->child <= 0)
+			return sig;
 	}
 }
 
@@ -495,8 +472,8 @@ static void summary(const struct session *s)
 
 int record_run(struct record_opts *o)
 {
-	struct session s = { .o = o, .fd = -1, .pidfd = -1 };
-	int ret = 1, sig = 0, err;
+	struct session s = { .o = o, .fd = -1, .run = { .pidfd = -1 } };
+	int ret = 1, sig = 0;
 
 	s.path = o->output ? o->output : PERFEV_DATA_FILE_DEFAULT;
 	s.rec = malloc(MAX_RECORD);
@@ -506,36 +483,26 @@ int record_run(struct record_opts *o)
 	}
 	if (open_output(&s) < 0)
 		goto out;
-	if (o->argv[0]) {
-		s.wl = perfev_workload__new(o->argv);
-		if (!s.wl) {
-			cli_error("%s", perfev_last_error());
-			goto out;
-		}
-		s.child = perfev_workload__pid(s.wl);
-	} else if (o->pid > 0) {
-		s.pidfd = (int)syscall(SYS_pidfd_open, (pid_t)o->pid, 0);
-	}
+	if (!cli_run__prepare(&s.run, o->argv, (pid_t)o->pid))
+		goto out;
+	s.child = s.run.child;
 	if (open_events(&s) < 0 || start_writer(&s) < 0 || synthesize(&s) < 0)
 		goto out;
 	if (perfev_evlist__add_pollfd(s.el, sigwait_fd) < 0 ||
-	    (s.pidfd >= 0 && perfev_evlist__add_pollfd(s.el, s.pidfd) < 0)) {
+	    (s.run.pidfd >= 0 && perfev_evlist__add_pollfd(s.el, s.run.pidfd) < 0)) {
 		cli_error("%s", perfev_last_error());
 		goto out_finish;
 	}
-	if (s.wl && (err = perfev_workload__start(s.wl)) < 0) {
-		cli_error("%s", perfev_last_error());
-		ret = err == -ENOENT ? 127 : 126;
-		reap_child(&s, true);
+	ret = cli_run__start(&s.run);
+	if (ret)
 		goto out_finish;
-	}
 	sig = record_loop(&s);
-	if (s.failed && s.child > 0 && !s.child_done) {
+	if (s.failed && s.child > 0 && !s.run.child_done) {
 		cli_note("stopping the command (SIGTERM): nothing more can be recorded");
 		kill(s.child, SIGTERM);
 	}
-	reap_child(&s, true);
-	ret = s.failed ? 1 : s.child > 0 ? cli_exit_code(s.status) : 0;
+	cli_run__reap(&s.run, true);
+	ret = s.failed ? 1 : cli_run__exit_status(&s.run);
 out_finish:
 	perfev_evlist__disable(s.el);
 	if (!s.failed && drain(&s) < 0) {
@@ -550,15 +517,13 @@ out_finish:
 	if (!o->quiet)
 		summary(&s);
 out:
-	perfev_workload__delete(s.wl);
+	cli_run__close(&s.run);
 	perfev_data_writer__delete(s.w);
 	perfev_evlist__delete(s.el);
 	if (s.fd >= 0 && close(s.fd) < 0 && ret == 0) {
 		cli_error("closing '%s' failed: %s", s.path, strerror(errno));
 		ret = 1;
 	}
-	if (s.pidfd >= 0)
-		close(s.pidfd);
 	free(s.synth);
 	free(s.rec);
 	if (sig)

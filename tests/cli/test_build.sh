@@ -22,6 +22,7 @@ check "every exported symbol carries the version node" sh -c "nm -D --defined-on
 
 make --no-print-directory -s BUILD="$BUILD_DIR" $SANARG install PREFIX=/opt/perfev DESTDIR="$TMP/root" >"$TMP/install.log" 2>&1
 check "make install honours PREFIX and DESTDIR" sh -c "[ -f '$TMP/root/opt/perfev/include/perfev/perfev.h' ] && [ -x '$TMP/root/opt/perfev/bin/perfev' ] && [ -f '$TMP/root/opt/perfev/lib/libperfev.a' ] && [ -L '$TMP/root/opt/perfev/lib/libperfev.so.0' ] && [ -f '$TMP/root/opt/perfev/share/man/man1/perfev-stat.1' ] && [ -f '$TMP/root/opt/perfev/share/man/man3/libperfev.3' ]"
+check "make install installs the bash completion" cmp -s "$TMP/root/opt/perfev/share/bash-completion/completions/perfev" "$BUILD_DIR/completion/perfev"
 PKG_CONFIG_SYSROOT_DIR="$TMP/root" PKG_CONFIG_LIBDIR="$TMP/root/opt/perfev/lib/pkgconfig" pkg-config --cflags --libs perfev >"$TMP/pc" 2>&1
 check "perfev.pc gives flags ($(cat "$TMP/pc"))" grep -q -- '-lperfev' "$TMP/pc"
 if cc -std=c11 -Wall -Wextra -Werror $SANFLAGS $(cat "$TMP/pc") examples/count_region.c -o "$TMP/count_region" \

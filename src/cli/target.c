@@ -1,0 +1,75 @@
+/* SPDX-License-Identifier: MIT */
+#include <string.h>
+
+#include "cli.h"
+#include "opt.h"
+#include "perfev/perfev.h"
+#include "target.h"
+
+static bool has_option(const struct opt_cmd *c, int key)
+{
+	struct opt_item items[OPT_MAX];
+	int n = opt_items(c, items);
+
+	for (int i = 0; i < n; i++)
+		if (items[i].o->key == key)
+			return true;
+	return false;
+}
+
+bool cli_target__check(struct cli_target *t, const struct opt_cmd *c, char *const *argv,
+		       unsigned flags)
+{
+	bool cpus_conflict = !(flags & TARGET_TASK_ON_CPUS);
+
+	if (t->pid > 0 && argv[0]) {
+		cli_error("-p %ss an existing process; it cannot be combined with a command", c->verb);
+		return false;
+	}
+	if (t->pid > 0 && (t->all_cpus || t->cgroup || (cpus_conflict && t->cpus))) {
+		/* Only the options the command has, as "-a", "-a or -C", "-a, -C or -G". */
+		const char *others[3] = { "-a" };
+		char list[32] = "";
+		int n = 1;
+
+		if (cpus_conflict)
+			others[n++] = "-C";
+		if (has_option(c, 'G'))
+			others[n++] = "-G";
+		for (int i = 0; i < n; i++)
+			snprintf(list + strlen(list), sizeof(list) - strlen(list), "%s%s",
+				 i == 0 ? "" : i == n - 1 ? " or " : ", ", others[i]);
+		cli_error("-p %ss one process; it cannot be combined with %s", c->verb, list);
+		return false;
+	}
+	if (t->cgroup && !t->cpus)
+		t->all_cpus = true;
+	if (!argv[0] && t->pid <= 0 && !t->all_cpus && !t->cpus) {
+		cli_error("nothing to %s: give a command, -p PID, -a or -C CPUS; see 'perfev %s --help'",
+			  c->verb, c->name);
+		return false;
+	}
+	return true;
+}
+
+bool cli_target__system_wide(const struct cli_target *t)
+{
+	return t->all_cpus || (t->cpus && t->pid <= 0);
+}
+
+void cli_target__open_opts(const struct cli_target *t, pid_t child, bool inherit,
+			   struct perfev_open_opts *o)
+{
+	o->cpus = t->cpus;
+	o->cgroup = t->cgroup;
+	o->system_wide = cli_target__system_wide(t);
+	if (o->system_wide) {
+		/* CPU-wide counters have no task whose exec could enable them: they count from open. */
+		o->pid = -1;
+		return;
+	}
+	o->pid = child > 0 ? child : (pid_t)t->pid;
+	o->attach_all_threads = t->pid > 0;
+	o->inherit = inherit;
+	o->enable_on_exec = child > 0;
+}
