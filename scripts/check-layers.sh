@@ -86,14 +86,18 @@ if [ -s "$TMP/bad" ]; then not_ok "library files include only headers of folders
 	ok "library files include only headers of folders they may use"; fi
 
 # ---- symbols: who defines what, who uses what ----
+# Objects of sources that still exist: a build directory keeps those of deleted files.
+live() { [ -f "$ROOT/src/$1.c" ]; }
 for o in "$BUILD"/src/lib/*/*.o; do
 	rel=${o#"$BUILD"/src/lib/}
 	rel=${rel%.o}
+	live "lib/$rel" || continue
 	nm --defined-only "$o" | awk -v f="$rel" '$2 ~ /^[TDBRVWGS]$/ { print $3, f }'
 done | sort -k1,1 >"$TMP/defs"
 for o in "$BUILD"/src/lib/*/*.o; do
 	rel=${o#"$BUILD"/src/lib/}
 	rel=${rel%.o}
+	live "lib/$rel" || continue
 	nm --undefined-only "$o" | awk -v f="$rel" '{ print $2, f }'
 done | sort -k1,1 >"$TMP/undefs"
 # "user definer symbol" for every use of a symbol another library file defines.
@@ -116,6 +120,8 @@ fi
 : >"$TMP/bad"
 for d in "$BUILD"/src/cli/*.d; do
 	[ -f "$d" ] || continue
+	b=${d##*/}
+	live "cli/${b%.d}" || continue
 	grep -o '[^ ]*src/lib/[^ :]*' "$d" | sed "s|^|${d##*/}: depends on |"
 done | sort -u >"$TMP/bad"
 if [ -s "$TMP/bad" ]; then not_ok "the tool's sources include no header of src/lib" "$TMP/bad"; else
@@ -124,6 +130,8 @@ if [ -s "$TMP/bad" ]; then not_ok "the tool's sources include no header of src/l
 nm -D --defined-only "$BUILD"/libperfev.so 2>/dev/null | awk '{ print $3 }' | sed 's/@.*//' | sort -u >"$TMP/exported"
 awk '{ print $1 }' "$TMP/defs" | sort -u >"$TMP/libsyms"
 for o in "$BUILD"/src/cli/*.o; do
+	b=${o##*/}
+	live "cli/${b%.o}" || continue
 	nm --undefined-only "$o" | awk -v f="${o##*/}" '{ print $2, f }'
 done | sort -k1,1 | join - "$TMP/libsyms" | sort -u >"$TMP/cliuses"
 awk '{ print $1 }' "$TMP/cliuses" | sort -u | comm -23 - "$TMP/exported" >"$TMP/hidden"
