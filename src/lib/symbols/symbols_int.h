@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * Shared by the symbol files (symtab.c, demangle.c, elf.c, debug.c, kallsyms.c,
- * jit.c, dso.c, dwarf.c, symbolizer.c) and the
- * fuzzers; never installed.
+ * jit.c, dso.c, dwarf.c, code.c, symbolizer.c), the folders above that use
+ * symbols/ (annotate/) and the fuzzers; never installed.
  */
 #ifndef PERFEV_SYMBOLS_INT_H
 #define PERFEV_SYMBOLS_INT_H
@@ -174,6 +174,28 @@ int dso__load_kernel(struct perfev_dso *d);
 /* Parses perf-PID.map text into d (DSO_JIT). */
 int perf_map__parse(struct perfev_dso *d, const char *text, size_t len);
 int dso__load_jit(struct perfev_dso *d);
+
+/* ---- machine code (code.c) ---- */
+
+struct dso_code {
+	uint8_t *bytes; /* malloc'd; the caller frees it */
+	size_t len;	/* may be short of the range asked when its section ends first */
+	uint64_t addr;	/* of bytes[0] */
+	unsigned machine; /* the file's e_machine */
+	unsigned elf_class; /* ELFCLASS32 or ELFCLASS64 */
+	bool big_endian;
+};
+/*
+ * The code at [start, end) of d (more than max bytes is refused) from the
+ * file whose build id the recording saw; 0, or -errno with the error set:
+ * the kernel, JIT code and bracketed names have no file to read, a file
+ * rebuilt since the recording is refused (d's error says so), no section
+ * holds start.
+ */
+int dso__read_code(struct perfev_dso *d, uint64_t start, uint64_t end, size_t max,
+		   struct dso_code *out);
+/* d's build id: the recorded one, else its file's; the length or -ENOENT. */
+int dso__build_id(struct perfev_dso *d, uint8_t *id, size_t size);
 
 /* DWARF teardown (dwarf.c). */
 void dso__dwarf_close(struct perfev_dso *d);
