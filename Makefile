@@ -26,7 +26,7 @@ SAN_LDFLAGS := -fsanitize=address,undefined
 # The sanitizer runtime comes with the executable, so a sanitized .so has undefined symbols.
 NO_UNDEF :=
 endif
-LIBS     := -lpfm -ldw -lelf -lzstd -liberty -lm -pthread
+LIBS     := -lpfm -ldw -lelf -lcapstone -ldebuginfod -lzstd -liberty -lm -pthread
 LDFLAGS  ?=
 ALL_LDFLAGS := $(SAN_LDFLAGS) $(LDFLAGS)
 
@@ -153,6 +153,37 @@ $(SYMTEST)/inline: tests/symbols/symtest/inline.c
 $(SYMTEST)/cxx: tests/symbols/symtest/cxx.cc
 	@mkdir -p $(dir $@)
 	$(CXX) -std=c++17 -g -O1 -Wall -Wextra -Werror -Wl,--build-id -o $@ $<
+
+# Annotation test workloads: a C program with a known hot loop, also stripped with its
+# debug info in a separate file (found by .gnu_debuglink and by build id under WORK/debug),
+# built with other code (a binary rebuilt after recording), and with its source path moved
+# away (sources found by --prefix or debuginfod); a C++ program with a hot helper inlined
+# from a header.
+ANNOTATE_WORK := $(BUILD)/tests/annotate/work
+ANNOTATE_BINS := $(addprefix $(ANNOTATE_WORK)/,hotloop hotloop-rebuilt hotloop-stripped hotloop-moved inl)
+WORK_CFLAGS := -std=c11 -O2 -g -Wall -Wextra -Werror -Wl,--build-id
+tests: $(ANNOTATE_BINS)
+$(ANNOTATE_WORK)/hotloop: tests/annotate/work/hotloop.c
+	@mkdir -p $(dir $@)
+	$(CC) $(WORK_CFLAGS) -o $@ $<
+$(ANNOTATE_WORK)/hotloop-rebuilt: tests/annotate/work/hotloop.c
+	@mkdir -p $(dir $@)
+	$(CC) $(WORK_CFLAGS) -DREBUILT -o $@ $<
+$(ANNOTATE_WORK)/hotloop-moved: tests/annotate/work/hotloop.c
+	@mkdir -p $(dir $@)
+	$(CC) $(WORK_CFLAGS) -fdebug-prefix-map=$(CURDIR)=/nonexistent/perfev-src -o $@ $<
+$(ANNOTATE_WORK)/hotloop-stripped: tests/annotate/work/hotloop.c
+	@mkdir -p $(ANNOTATE_WORK)/.debug
+	$(CC) $(WORK_CFLAGS) -o $@.full $<
+	objcopy --only-keep-debug $@.full $(ANNOTATE_WORK)/.debug/hotloop-stripped.debug
+	objcopy --strip-all --add-gnu-debuglink=$(ANNOTATE_WORK)/.debug/hotloop-stripped.debug $@.full $@
+	id=$$(readelf -n $@ | sed -n 's/^ *Build ID: *//p'); \
+	    d=$(ANNOTATE_WORK)/debug/.build-id/$$(echo $$id | cut -c1-2); mkdir -p $$d && \
+	    cp $(ANNOTATE_WORK)/.debug/hotloop-stripped.debug $$d/$$(echo $$id | cut -c3-).debug
+	rm -f $@.full
+$(ANNOTATE_WORK)/inl: tests/annotate/work/inl.cc tests/annotate/work/mix.h
+	@mkdir -p $(dir $@)
+	$(CXX) -std=c++17 -O2 -g -Wall -Wextra -Werror -Wl,--build-id -o $@ $<
 
 # Unwind test binaries: a workload without frame pointers, so only CFI walks
 # its stack, calling into a shared library linked by GNU ld and another linked

@@ -9,8 +9,10 @@ set -eu
 # hyperfine for bench/; g++ and lld build the symbol and unwind test programs
 # (C++ names; a library whose text is not at its file offset).
 # libclang-rt-14-dev carries libFuzzer and clang's sanitizer runtimes.
+# Annotation: Capstone disassembles, libdebuginfod fetches missing sources.
 PKGS="gcc g++ clang make pkg-config binutils libcmocka-dev libpfm4-dev libelf-dev libdw-dev
-libzstd-dev zlib1g-dev libiberty-dev lld linux-perf valgrind hyperfine libclang-rt-14-dev procps jq"
+libzstd-dev zlib1g-dev libiberty-dev lld linux-perf valgrind hyperfine libclang-rt-14-dev procps jq
+libcapstone-dev libdebuginfod-dev"
 
 missing=""
 for p in $PKGS; do

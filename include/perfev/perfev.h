@@ -4,6 +4,7 @@
 #define PERFEV_PERFEV_H
 
 #include "perfev/common.h"
+#include "perfev/annotate.h"
 #include "perfev/cpumap.h"
 #include "perfev/events.h"
 #include "perfev/evlist.h"
