@@ -79,6 +79,14 @@ struct perfev_symbolizer;
  */
 struct perfev_session *cli_session_open(const char *input, bool no_demangle, const bool *quiet,
 					struct perfev_symbolizer **sy);
+/* The same for commands that look only where each sample was taken: no callers resolved. */
+struct perfev_session *cli_session_open_first_frame(const char *input, bool no_demangle,
+						    const bool *quiet, struct perfev_symbolizer **sy);
+
+struct cli_filters;
+struct perfev_session_sample;
+/* Whether a sample passes --comm, --pid, --tid and --dso (a DSO by path or file name). */
+bool cli_filters_match(const struct cli_filters *f, const struct perfev_session_sample *ss);
 
 int cmd_stat(int argc, char **argv);
 int cmd_list(int argc, char **argv);
@@ -86,6 +94,8 @@ int cmd_record(int argc, char **argv);
 int cmd_report(int argc, char **argv);
 int cmd_script(int argc, char **argv);
 int cmd_completion(int argc, char **argv);
-extern const struct opt_cmd stat_cmd, list_cmd, record_cmd, report_cmd, script_cmd, completion_cmd;
+int cmd_annotate(int argc, char **argv);
+extern const struct opt_cmd stat_cmd, list_cmd, record_cmd, report_cmd, script_cmd, completion_cmd,
+	annotate_cmd;
 
 #endif

@@ -14,6 +14,7 @@ static const struct cmd commands[] = {
 	{ &stat_cmd, cmd_stat },
 	{ &record_cmd, cmd_record },
 	{ &report_cmd, cmd_report },
+	{ &annotate_cmd, cmd_annotate },
 	{ &script_cmd, cmd_script },
 	{ &list_cmd, cmd_list },
 	{ &completion_cmd, cmd_completion },

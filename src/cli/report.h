@@ -7,6 +7,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "opt.h"
 #include "perfev/profile.h"
 #include "perfev/profile_table.h"
 
@@ -46,7 +47,7 @@ struct report_opts {
 	bool order_set;
 	double graph_threshold; /* percent */
 	double percent_limit;
-	const char *comms, *pids, *tids, *dsos;
+	struct cli_filters filter; /* --comm, --pid, --tid, --dso */
 	bool inlines;
 	bool quiet;
 	bool verbose; /* -v: also the time each phase took */

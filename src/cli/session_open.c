@@ -12,8 +12,8 @@ static void reader_warn(void *ctx, const char *msg)
 		cli_note("warning: %s", msg);
 }
 
-struct perfev_session *cli_session_open(const char *input, bool no_demangle, const bool *quiet,
-					struct perfev_symbolizer **sy)
+static struct perfev_session *open_session(const char *input, bool no_demangle, const bool *quiet,
+					   bool first_frame, struct perfev_symbolizer **sy)
 {
 	struct perfev_symbolizer_opts so = { .sz = sizeof(so), .no_demangle = no_demangle };
 	/* The reader copies its options; quiet, its warnings' ctx, outlives the session. */
@@ -21,6 +21,12 @@ struct perfev_session *cli_session_open(const char *input, bool no_demangle, con
 					      .warn_ctx = (void *)quiet };
 	struct perfev_session_opts o = { .sz = sizeof(o), .reader_opts = &ro };
 	struct perfev_session *s;
+
+	if (first_frame) {
+		/* Neither resolve nor unwind the callers nobody will look at. */
+		o.max_frames = 1;
+		o.no_unwind = true;
+	}
 
 	*sy = perfev_symbolizer__new(&so);
 	if (!*sy) {
@@ -39,4 +45,16 @@ struct perfev_session *cli_session_open(const char *input, bool no_demangle, con
 		*sy = NULL;
 	}
 	return s;
+}
+
+struct perfev_session *cli_session_open(const char *input, bool no_demangle, const bool *quiet,
+					struct perfev_symbolizer **sy)
+{
+	return open_session(input, no_demangle, quiet, false, sy);
+}
+
+struct perfev_session *cli_session_open_first_frame(const char *input, bool no_demangle,
+						    const bool *quiet, struct perfev_symbolizer **sy)
+{
+	return open_session(input, no_demangle, quiet, true, sy);
 }
