@@ -23,6 +23,7 @@ case $BUILD_DIR in
 	skip "valgrind memcheck of the perf.data writer" "sanitizer build"
 	skip "valgrind memcheck of perfev record" "sanitizer build"
 	skip "valgrind memcheck of perfev report and script" "sanitizer build"
+	skip "valgrind memcheck of perfev annotate" "sanitizer build"
 	exit 0 ;;
 esac
 command -v valgrind >/dev/null || { not_ok "valgrind is installed (scripts/setup.sh)"; exit 0; }
@@ -48,3 +49,9 @@ vg "perfev report (children, call graphs) of a dwarf recording is memcheck clean
 vg "perfev report --no-children --sort dso,sym,srcline --inline is memcheck clean" \
 	"$PERFEV" report -i "$TMP/r.data" --stdio --no-children --sort dso,sym,srcline --inline -g folded
 vg "perfev script of a dwarf recording is memcheck clean" "$PERFEV" script -i "$TMP/r.data"
+# Annotation: Capstone, DWARF lines and inline chains, source files, the text and JSON writers.
+"$PERFEV" record -q -e cpu-clock -o "$TMP/a.data" -- "$BUILD_DIR/tests/annotate/work/inl" 3000 >/dev/null 2>&1
+vg "perfev annotate of every function (text) is memcheck clean" "$PERFEV" annotate -i "$TMP/a.data"
+vg "perfev annotate -s --json of an inlined helper is memcheck clean" \
+	"$PERFEV" annotate -s --json -i "$TMP/a.data" hot
+vg "the annotation library's tests are memcheck clean" "$BUILD_DIR/tests/annotate/test_annotation"
