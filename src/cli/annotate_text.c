@@ -226,14 +226,53 @@ static void print_context_rows(struct annotate_out *o, const struct perfev_annot
 	}
 }
 
-/* The header of one file's lines: the file and the functions of it that ran here. */
+/* Up to three distinct names, then "..." */
+struct names {
+	const char *v[3];
+	size_t n;
+	bool more;
+};
+
+static void names_add(struct names *ns, const char *name)
+{
+	for (size_t k = 0; k < ns->n; k++)
+		if (!strcmp(ns->v[k], name))
+			return;
+	if (ns->n < 3)
+		ns->v[ns->n++] = name;
+	else
+		ns->more = true;
+}
+
+static void names_print(FILE *f, const char *what, const struct names *ns)
+{
+	fputs(what, f);
+	for (size_t k = 0; k < ns->n; k++)
+		fprintf(f, "%s%s", k ? ", " : "", ns->v[k]);
+	if (ns->more)
+		fputs(", ...", f);
+}
+
+/* The header of one file's lines: the file, the functions of it that ran here, those inlined apart. */
 static void print_file_header(struct annotate_out *o, const struct perfev_annotation *a, size_t first)
 {
-	const struct perfev_annotate_line *l = perfev_annotation__line(a, first);
-	bool own = !l->inlined;
+	const char *file = perfev_annotation__line(a, first)->where.file;
+	struct names own = { 0 }, inl = { 0 };
+	size_t n = perfev_annotation__nr_lines(a);
 
-	fprintf(o->f, "%s%s:       %s (%s%s)\n", BLANK_PERCENT, BLANK_PERCENT, l->where.file,
-		own ? "" : "inlined: ", l->function ? l->function : "??");
+	for (size_t i = first; i < n; i++) {
+		const struct perfev_annotate_line *l = perfev_annotation__line(a, i);
+
+		if (strcmp(l->where.file, file))
+			break;
+		names_add(l->inlined ? &inl : &own, l->function ? l->function : "??");
+	}
+	fprintf(o->f, "%s%s:       %s (", BLANK_PERCENT, BLANK_PERCENT, file);
+	if (own.n)
+		names_print(o->f, "", &own);
+	if (inl.n)
+		names_print(o->f, own.n ? "; inlined: " : "inlined: ", &inl);
+	fputs(")\n", o->f);
 }
 
 static void print_source(struct annotate_out *o, const struct perfev_annotation *a)
@@ -242,6 +281,8 @@ static void print_source(struct annotate_out *o, const struct perfev_annotation 
 	const struct perfev_annotate_line *prev = NULL;
 
 	print_header(o, a, "Source lines");
+	fprintf(o->f, "%s%s:       %s\n", BLANK_PERCENT, BLANK_PERCENT,
+		perfev_annotation__info(a)->name ? perfev_annotation__info(a)->name : "??");
 	fprintf(o->f, "    self    total :  line  source\n");
 	if (!n)
 		fprintf(o->f, "%s%s:       (no source lines: %s has no DWARF line table here)\n",

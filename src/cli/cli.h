@@ -79,7 +79,10 @@ struct perfev_symbolizer;
  */
 struct perfev_session *cli_session_open(const char *input, bool no_demangle, const bool *quiet,
 					struct perfev_symbolizer **sy);
-/* The same for commands that look only where each sample was taken: no callers resolved. */
+/*
+ * The same for commands that look into user code where each sample was
+ * taken: no callers resolved, no kernel symbols read.
+ */
 struct perfev_session *cli_session_open_first_frame(const char *input, bool no_demangle,
 						    const bool *quiet, struct perfev_symbolizer **sy);
 

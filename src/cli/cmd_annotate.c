@@ -238,6 +238,14 @@ static void explain_unresolved(struct annotate_state *st, double min_share)
 		share = total ? 100.0 * (double)e->period / (double)total : 0;
 		if (share < min_share)
 			continue;
+		/* Asked for a function by name, only files that could have had it matter. */
+		if (!min_share && (perfev_dso__is_kernel(e->dso) || perfev_dso__name(e->dso)[0] == '['))
+			continue;
+		if (perfev_dso__is_kernel(e->dso)) {
+			say(st, MSG_WARNING, "%.1f%% of the %s samples are in the kernel, whose code perfev "
+			    "does not annotate", share, event_name(st, e->evsel));
+			continue;
+		}
 		say(st, MSG_WARNING, "%.1f%% of the %s samples are in %s, which has no symbols to "
 		    "annotate: %s", share, event_name(st, e->evsel), perfev_dso__name(e->dso), why);
 	}
@@ -366,13 +374,24 @@ static bool parse_args(int argc, char **argv, struct annotate_opts *o, struct cl
 static int run(struct annotate_state *st)
 {
 	const struct annotate_opts *o = st->o;
+	uint64_t t0 = cli_now_ns(), t1;
 	int err = perfev_session__process(st->s, on_sample, st);
+	bool damaged = false;
 
-	if (err) {
-		cli_error("cannot read '%s': %s", o->input,
-			  err == -ENOMEM ? "out of memory" : perfev_last_error());
+	if (err == -ENOMEM) {
+		cli_error("out of memory reading '%s'", o->input);
 		return 1;
 	}
+	if (err < 0) {
+		cli_error("'%s' is damaged: %s; the annotations cover the records before that point",
+			  o->input, perfev_last_error());
+		damaged = true;
+	}
+	t1 = cli_now_ns();
+	if (o->verbose)
+		cli_note("%" PRIu64 " samples read in %.3f s, %zu functions and files with samples",
+			 perfev_session__stats(st->s)->nr_samples, (t1 - t0) / 1e9,
+			 perfev_annotate_hist__nr_syms(st->h));
 	if (o->json) {
 		json_init(&st->j, stdout, false);
 		json_obj_begin(&st->j, NULL);
@@ -401,7 +420,9 @@ static int run(struct annotate_state *st)
 		write_msgs(st, MSG_ERROR);
 		json_obj_end(&st->j);
 	}
-	return st->failed ? 1 : 0;
+	if (o->verbose)
+		cli_note("%d functions annotated in %.3f s", st->shown, (cli_now_ns() - t1) / 1e9);
+	return st->failed || damaged ? 1 : 0;
 }
 
 int cmd_annotate(int argc, char **argv)

@@ -150,6 +150,87 @@ static void test_hist(void **state)
 	perfev_symbolizer__delete(sy);
 }
 
+struct seen {
+	uint64_t addr[8], n[8], period[8];
+	size_t nr;
+};
+
+/* Each address once, its counts added up (an address may come more than once). */
+static void collect(void *ctx, uint64_t addr, uint64_t n, uint64_t period)
+{
+	struct seen *s = ctx;
+	size_t i = 0;
+
+	while (i < s->nr && s->addr[i] != addr)
+		i++;
+	assert_true(i < 8);
+	if (i == s->nr)
+		s->nr++;
+	s->addr[i] = addr;
+	s->n[i] += n;
+	s->period[i] += period;
+}
+
+/* Samples through the session's frame numbers, and more than are kept before merging. */
+static void test_hist_frames_and_merging(void **state)
+{
+	struct perfev_annotate_hist *h = perfev_annotate_hist__new();
+	struct perfev_symbolizer *sy = perfev_symbolizer__new(NULL);
+	struct perfev_dso *d = perfev_symbolizer__dso(sy, "/nonexistent/a", NULL, 0);
+	struct perfev_symbol f = { .start = 0x1000, .size = 0x100, .name = "f", .raw_name = "f" };
+	struct perfev_symbol g = { .start = 0x2000, .size = 0x100, .name = "g", .raw_name = "g" };
+	struct perfev_frame fr[2] = {
+		{ .id = 7, .dso = d, .sym = &f, .addr = 0x1010 },
+		{ .id = 3, .dso = d, .sym = &g, .addr = 0x2020 },
+	};
+	struct perfev_session_sample ss = { .period = 2, .nr_frames = 1 };
+	struct seen seen = { 0 };
+	const size_t many = ((size_t)1 << 22) + 1000; /* past the bound at which records merge */
+	(void)state;
+
+	for (size_t i = 0; i < many; i++) {
+		ss.frames = &fr[i % 2];
+		ss.evsel = (int)(i % 4 == 1); /* g's samples alternate between two events */
+		fr[0].addr = 0x1010 + (i % 3) * 4;
+		assert_int_equal(perfev_annotate_hist__add(h, &ss), 0);
+	}
+	/* f: event 0, three addresses; g: half its samples each event. */
+	assert_int_equal(perfev_annotate_hist__nr_syms(h), 3);
+	assert_ptr_equal(perfev_annotate_hist__sym(h, 0)->sym, &f);
+	assert_int_equal(perfev_annotate_hist__sym(h, 0)->nr_samples, many / 2);
+	assert_int_equal(hist__for_each_addr(h, 0, d, 0x1000, 0x1100, collect, &seen), 0);
+	assert_int_equal(seen.nr, 3);
+	for (size_t k = 0; k < 3; k++) {
+		size_t want = 0;
+
+		for (size_t i = 0; i < many; i += 2)
+			want += 0x1010 + (i % 3) * 4 == seen.addr[k];
+		assert_int_equal(seen.n[k], want);
+		assert_int_equal(seen.period[k], 2 * want);
+	}
+	memset(&seen, 0, sizeof(seen));
+	assert_int_equal(hist__for_each_addr(h, 1, d, 0x2000, 0x2100, collect, &seen), 0);
+	assert_int_equal(seen.nr, 1);
+	assert_int_equal(seen.addr[0], 0x2020);
+	assert_int_equal(seen.n[0], many / 4);
+	/* A range inside one function, and one that holds nothing. */
+	memset(&seen, 0, sizeof(seen));
+	hist__for_each_addr(h, 0, d, 0x1014, 0x1015, collect, &seen);
+	assert_int_equal(seen.nr, 1);
+	memset(&seen, 0, sizeof(seen));
+	hist__for_each_addr(h, 0, d, 0x3000, 0x4000, collect, &seen);
+	assert_int_equal(seen.nr, 0);
+	/* Added after merging: counted too. */
+	ss.frames = &fr[1];
+	ss.evsel = 1;
+	perfev_annotate_hist__add(h, &ss);
+	memset(&seen, 0, sizeof(seen));
+	hist__for_each_addr(h, 1, d, 0x2000, 0x2100, collect, &seen);
+	assert_int_equal(seen.n[0], many / 4 + 1);
+	perfev_annotate_hist__delete(h);
+	perfev_symbolizer__delete(sy);
+}
+
 /* ---- real code against objdump ---- */
 
 struct objdump_insn {
@@ -952,6 +1033,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_hist),
+		cmocka_unit_test(test_hist_frames_and_merging),
 		cmocka_unit_test(test_disasm_c),
 		cmocka_unit_test(test_disasm_cxx),
 		cmocka_unit_test(test_samples_and_percent),

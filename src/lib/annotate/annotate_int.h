@@ -12,13 +12,13 @@
 /* ---- hist.c ---- */
 
 /*
- * Calls fn for every address of symbol (evsel, d, sym) that has samples,
- * in no particular order; nothing when the symbol has none.
+ * Calls fn for the addresses in [start, end) of DSO d that have samples of
+ * event evsel, with their counts (an address may come more than once: the
+ * counts add up); 0, or -ENOMEM when the records could not be grouped.
  */
 typedef void (*hist_addr_fn)(void *ctx, uint64_t addr, uint64_t nr_samples, uint64_t period);
-void hist__for_each_addr(const struct perfev_annotate_hist *h, int evsel,
-			 const struct perfev_dso *d, uint64_t start, uint64_t end, hist_addr_fn fn,
-			 void *ctx);
+int hist__for_each_addr(struct perfev_annotate_hist *h, int evsel, const struct perfev_dso *d,
+			uint64_t start, uint64_t end, hist_addr_fn fn, void *ctx);
 
 /* ---- disasm.c: Capstone over bounds-checked bytes ---- */
 

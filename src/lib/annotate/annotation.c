@@ -234,7 +234,8 @@ static int annotate(struct build *b, struct perfev_annotate_hist *h, const struc
 				 perfev_dso__name(b->d), code->addr);
 	if (a->nr_insns)
 		a->info.end = a->insns[a->nr_insns - 1].addr + a->insns[a->nr_insns - 1].size;
-	hist__for_each_addr(h, a->info.evsel, b->d, a->info.start, a->info.end, add_samples, a);
+	if (hist__for_each_addr(h, a->info.evsel, b->d, a->info.start, a->info.end, add_samples, a))
+		return -ENOMEM;
 	perfev_annotate_hist__total(h, a->info.evsel, &a->info.total_samples, &a->info.total_period);
 	s = perfev_dso__find_symbol(b->d, a->info.start);
 	a->info.name = s && s->start == a->info.start ? s->name : NULL;

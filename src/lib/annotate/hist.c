@@ -2,9 +2,14 @@
 /*
  * The samples of a session by event, symbol and address: what annotating
  * any of its functions needs, gathered in one pass.  Each (event, DSO,
- * symbol) is an entry, each (entry, address) a bucket on the entry's own
- * list, so annotating one function reads only its own addresses however
- * many functions the session sampled.
+ * symbol) is an entry; each sample is appended as (entry, address,
+ * period), its entry found through the session's frame number when it has
+ * one, so adding touches no table that grows with the addresses sampled.
+ * Before the first question about addresses, the records are grouped by
+ * entry (a counting sort), so a function's samples are one slice however
+ * many functions the session sampled; whenever the records reach a bound,
+ * equal (entry, address) records are merged, which keeps memory to the
+ * addresses sampled, not the samples.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -13,16 +18,19 @@
 #include "util/idxhash.h"
 #include "annotate/annotate_int.h"
 
+/* Records kept before they are merged (then the bound grows with what merging leaves). */
+#define COMPACT_AT ((size_t)1 << 22)
+
 struct hist_sym {
 	struct perfev_annotate_sym pub;
-	uint32_t first; /* index + 1 of its first address bucket; 0: none */
+	size_t first, nr; /* its records once merged */
 };
 
-struct hist_addr {
+struct hist_rec {
 	uint64_t addr;
-	uint64_t nr_samples, period;
-	uint32_t sym;  /* its entry */
-	uint32_t next; /* index + 1 of the entry's next bucket; 0: the last */
+	uint64_t period;
+	uint64_t nr_samples;
+	uint32_t sym; /* its entry */
 };
 
 struct hist_total {
@@ -30,19 +38,26 @@ struct hist_total {
 	bool seen;
 };
 
+/* An event's map from the session's frame numbers to entries (index + 1; 0: not yet). */
+struct by_id {
+	uint32_t *v;
+	size_t cap;
+};
+
 struct perfev_annotate_hist {
 	struct hist_sym *syms;
 	size_t nr_syms, syms_cap;
 	struct idxhash sym_index;
-	struct hist_addr *addrs;
-	size_t nr_addrs, addrs_cap;
-	struct idxhash addr_index;
+	struct hist_rec *recs;
+	size_t nr_recs, recs_cap, compact_at;
+	bool grouped; /* recs are in order by entry */
+	struct by_id *by_id; /* by evsel */
+	size_t nr_by_id;
 	struct hist_total *totals; /* by evsel */
 	size_t nr_totals;
 	uint32_t *order; /* entries, hottest first, when sorted */
 	bool sorted;
-	/* The last bucket hit: a hot loop samples the same few addresses over and over. */
-	uint32_t last_addr1;
+	uint32_t last_sym1; /* the entry hit last, index + 1 */
 };
 
 struct perfev_annotate_hist *perfev_annotate_hist__new(void)
@@ -51,6 +66,7 @@ struct perfev_annotate_hist *perfev_annotate_hist__new(void)
 
 	if (!h)
 		return set_error_ptr(ENOMEM, "no memory for an annotation histogram");
+	h->compact_at = COMPACT_AT;
 	return h;
 }
 
@@ -58,14 +74,18 @@ void perfev_annotate_hist__delete(struct perfev_annotate_hist *h)
 {
 	if (!h)
 		return;
+	for (size_t i = 0; i < h->nr_by_id; i++)
+		free(h->by_id[i].v);
+	free(h->by_id);
 	free(h->syms);
-	free(h->addrs);
+	free(h->recs);
 	free(h->totals);
 	free(h->order);
 	idxhash_free(&h->sym_index);
-	idxhash_free(&h->addr_index);
 	free(h);
 }
+
+/* ---- entries ---- */
 
 struct sym_key {
 	const struct perfev_annotate_hist *h;
@@ -82,69 +102,63 @@ static bool sym_eq(const void *ctx, uint32_t idx)
 	return s->evsel == k->evsel && s->dso == k->d && s->sym == k->sym;
 }
 
-static uint64_t sym_hash(int evsel, const struct perfev_dso *d, const struct perfev_symbol *sym)
-{
-	return hash_mix(hash_mix((uint64_t)(uintptr_t)d, (uint64_t)(uintptr_t)sym), (uint64_t)evsel);
-}
-
 /* The entry of (evsel, d, sym), made when new; -1 on ENOMEM. */
 static int64_t sym_entry(struct perfev_annotate_hist *h, int evsel, struct perfev_dso *d,
 			 const struct perfev_symbol *sym)
 {
 	struct sym_key k = { h, evsel, d, sym };
-	uint64_t hash = sym_hash(evsel, d, sym);
-	int64_t i = idxhash_find(&h->sym_index, hash, sym_eq, &k);
-
-	if (i >= 0)
-		return i;
-	if (h->nr_syms >= UINT32_MAX - 1 ||
-	    !array_grow((void **)&h->syms, &h->syms_cap, h->nr_syms + 1, sizeof(*h->syms)) ||
-	    idxhash_insert(&h->sym_index, hash, (uint32_t)h->nr_syms))
-		return -1;
-	h->syms[h->nr_syms] = (struct hist_sym){ .pub = { .evsel = evsel, .dso = d, .sym = sym } };
-	return (int64_t)h->nr_syms++;
-}
-
-struct addr_key {
-	const struct perfev_annotate_hist *h;
-	uint32_t sym;
-	uint64_t addr;
-};
-
-static bool addr_eq(const void *ctx, uint32_t idx)
-{
-	const struct addr_key *k = ctx;
-	const struct hist_addr *a = &k->h->addrs[idx];
-
-	return a->sym == k->sym && a->addr == k->addr;
-}
-
-/* The bucket of (entry, addr), made when new; NULL on ENOMEM. */
-static struct hist_addr *addr_bucket(struct perfev_annotate_hist *h, uint32_t sym, uint64_t addr)
-{
-	struct addr_key k = { h, sym, addr };
-	uint64_t hash = hash_mix(addr, sym);
-	struct hist_addr *a;
+	uint64_t hash;
 	int64_t i;
 
-	if (h->last_addr1) {
-		a = &h->addrs[h->last_addr1 - 1];
-		if (a->sym == sym && a->addr == addr)
-			return a;
-	}
-	i = idxhash_find(&h->addr_index, hash, addr_eq, &k);
+	if (h->last_sym1 && sym_eq(&k, h->last_sym1 - 1))
+		return h->last_sym1 - 1;
+	hash = hash_mix(hash_mix((uint64_t)(uintptr_t)d, (uint64_t)(uintptr_t)sym), (uint64_t)evsel);
+	i = idxhash_find(&h->sym_index, hash, sym_eq, &k);
 	if (i < 0) {
-		if (h->nr_addrs >= UINT32_MAX - 1 ||
-		    !array_grow((void **)&h->addrs, &h->addrs_cap, h->nr_addrs + 1, sizeof(*h->addrs)) ||
-		    idxhash_insert(&h->addr_index, hash, (uint32_t)h->nr_addrs))
-			return NULL;
-		i = (int64_t)h->nr_addrs++;
-		h->addrs[i] = (struct hist_addr){ .addr = addr, .sym = sym, .next = h->syms[sym].first };
-		h->syms[sym].first = (uint32_t)i + 1;
+		if (h->nr_syms >= UINT32_MAX - 1 ||
+		    !array_grow((void **)&h->syms, &h->syms_cap, h->nr_syms + 1, sizeof(*h->syms)) ||
+		    idxhash_insert(&h->sym_index, hash, (uint32_t)h->nr_syms))
+			return -1;
+		h->syms[h->nr_syms] = (struct hist_sym){ .pub = { .evsel = evsel, .dso = d, .sym = sym } };
+		i = (int64_t)h->nr_syms++;
 	}
-	h->last_addr1 = (uint32_t)i + 1;
-	return &h->addrs[i];
+	h->last_sym1 = (uint32_t)i + 1;
+	return i;
 }
+
+/* The entry of a session frame numbered id (> 0) for evsel, through the event's map; -1 on ENOMEM. */
+static int64_t frame_entry(struct perfev_annotate_hist *h, int evsel, const struct perfev_frame *f)
+{
+	struct by_id *b;
+	int64_t e;
+
+	if ((size_t)evsel >= h->nr_by_id) {
+		struct by_id *n = realloc(h->by_id, ((size_t)evsel + 1) * sizeof(*n));
+
+		if (!n)
+			return -1;
+		memset(n + h->nr_by_id, 0, ((size_t)evsel + 1 - h->nr_by_id) * sizeof(*n));
+		h->by_id = n;
+		h->nr_by_id = (size_t)evsel + 1;
+	}
+	b = &h->by_id[evsel];
+	if (f->id < b->cap && b->v[f->id])
+		return b->v[f->id] - 1;
+	e = sym_entry(h, evsel, f->dso, f->sym);
+	if (e < 0)
+		return -1;
+	if (f->id >= b->cap) {
+		size_t old = b->cap;
+
+		if (!array_grow((void **)&b->v, &b->cap, (size_t)f->id + 1, sizeof(*b->v)))
+			return e; /* still right, just not remembered */
+		memset(b->v + old, 0, (b->cap - old) * sizeof(*b->v));
+	}
+	b->v[f->id] = (uint32_t)e + 1;
+	return e;
+}
+
+/* ---- records ---- */
 
 static int count_total(struct perfev_annotate_hist *h, int evsel, uint64_t period)
 {
@@ -164,12 +178,97 @@ static int count_total(struct perfev_annotate_hist *h, int evsel, uint64_t perio
 	return 0;
 }
 
+static int cmp_rec_addr(const void *pa, const void *pb)
+{
+	const struct hist_rec *a = pa, *b = pb;
+
+	return (a->addr > b->addr) - (a->addr < b->addr);
+}
+
+/*
+ * Groups the records by entry (a counting sort: each entry's records one
+ * slice); with dedup, also orders each slice by address and merges equal
+ * ones, which bounds memory by the addresses sampled.  0 or -ENOMEM
+ * (nothing changed).
+ */
+static int group(struct perfev_annotate_hist *h, bool dedup)
+{
+	struct hist_rec *out;
+	size_t *at, n = 0;
+
+	if (h->grouped && !dedup)
+		return 0;
+	out = malloc((h->nr_recs ? h->nr_recs : 1) * sizeof(*out));
+	at = calloc(h->nr_syms + 1, sizeof(*at));
+	if (!out || !at) {
+		free(out);
+		free(at);
+		return set_error(ENOMEM, "no memory to order %zu sample records", h->nr_recs);
+	}
+	for (size_t i = 0; i < h->nr_recs; i++)
+		at[h->recs[i].sym + 1]++;
+	for (size_t s = 0; s < h->nr_syms; s++)
+		at[s + 1] += at[s];
+	for (size_t i = 0; i < h->nr_recs; i++)
+		out[at[h->recs[i].sym]++] = h->recs[i];
+	/* at[s] is now the end of entry s's records, where entry s + 1 begins. */
+	for (size_t s = 0, start = 0; s < h->nr_syms; start = at[s], s++) {
+		size_t first = n;
+
+		if (dedup)
+			qsort(out + start, at[s] - start, sizeof(*out), cmp_rec_addr);
+		for (size_t i = start; i < at[s]; i++) {
+			if (dedup && n > first && out[n - 1].addr == out[i].addr) {
+				out[n - 1].period += out[i].period;
+				out[n - 1].nr_samples += out[i].nr_samples;
+			} else {
+				out[n++] = out[i];
+			}
+		}
+		h->syms[s].first = first;
+		h->syms[s].nr = n - first;
+	}
+	free(at);
+	free(h->recs);
+	h->recs = out;
+	h->recs_cap = h->nr_recs ? h->nr_recs : 1;
+	h->nr_recs = n;
+	h->grouped = true;
+	return 0;
+}
+
+static int append(struct perfev_annotate_hist *h, uint32_t sym, uint64_t addr, uint64_t period)
+{
+	if (h->nr_recs >= h->compact_at) {
+		if (group(h, true))
+			return -ENOMEM;
+		/* Merging left most of them: these are distinct addresses, make room for more. */
+		if (h->nr_recs > h->compact_at / 2)
+			h->compact_at *= 2;
+	}
+	if (!array_grow((void **)&h->recs, &h->recs_cap, h->nr_recs + 1, sizeof(*h->recs)))
+		return set_error(ENOMEM, "no memory for %zu sample records", h->nr_recs + 1);
+	h->recs[h->nr_recs++] = (struct hist_rec){ addr, period, 1, sym };
+	h->grouped = false;
+	return 0;
+}
+
+static int add_to(struct perfev_annotate_hist *h, int64_t e, uint64_t addr, uint64_t period)
+{
+	if (e < 0)
+		return set_error(ENOMEM, "no memory for the annotation histogram's %zu symbols",
+				 h->nr_syms);
+	if (append(h, (uint32_t)e, addr, period))
+		return -ENOMEM;
+	h->syms[e].pub.nr_samples++;
+	h->syms[e].pub.period += period;
+	h->sorted = false;
+	return 0;
+}
+
 int perfev_annotate_hist__add_addr(struct perfev_annotate_hist *h, int evsel, struct perfev_dso *d,
 				   const struct perfev_symbol *sym, uint64_t addr, uint64_t period)
 {
-	struct hist_addr *a;
-	int64_t e;
-
 	if (!h || evsel < 0)
 		return set_error(EINVAL, "perfev_annotate_hist__add_addr: %s",
 				 h ? "negative event index" : "no histogram");
@@ -177,16 +276,7 @@ int perfev_annotate_hist__add_addr(struct perfev_annotate_hist *h, int evsel, st
 		return -ENOMEM;
 	if (!d)
 		return 0; /* in no known file: only the event's total */
-	e = sym_entry(h, evsel, d, sym);
-	if (e < 0 || !(a = addr_bucket(h, (uint32_t)e, addr)))
-		return set_error(ENOMEM, "no memory for the annotation histogram's %zu addresses",
-				 h->nr_addrs);
-	a->nr_samples++;
-	a->period += period;
-	h->syms[e].pub.nr_samples++;
-	h->syms[e].pub.period += period;
-	h->sorted = false;
-	return 0;
+	return add_to(h, sym_entry(h, evsel, d, sym), addr, period);
 }
 
 int perfev_annotate_hist__add(struct perfev_annotate_hist *h, const struct perfev_session_sample *s)
@@ -198,8 +288,12 @@ int perfev_annotate_hist__add(struct perfev_annotate_hist *h, const struct perfe
 	if (s->evsel < 0)
 		return 0;
 	f = s->nr_frames ? &s->frames[0] : NULL;
-	return perfev_annotate_hist__add_addr(h, s->evsel, f ? f->dso : NULL, f ? f->sym : NULL,
-					      f ? f->addr : 0, s->period);
+	if (!f || !f->dso || !f->id)
+		return perfev_annotate_hist__add_addr(h, s->evsel, f ? f->dso : NULL,
+						      f ? f->sym : NULL, f ? f->addr : 0, s->period);
+	if (count_total(h, s->evsel, s->period))
+		return -ENOMEM;
+	return add_to(h, frame_entry(h, s->evsel, f), f->addr, s->period);
 }
 
 int perfev_annotate_hist__total(const struct perfev_annotate_hist *h, int evsel,
@@ -278,10 +372,11 @@ const struct perfev_annotate_sym *perfev_annotate_hist__sym(struct perfev_annota
 	return &h->syms[h->order[i]].pub;
 }
 
-void hist__for_each_addr(const struct perfev_annotate_hist *h, int evsel,
-			 const struct perfev_dso *d, uint64_t start, uint64_t end, hist_addr_fn fn,
-			 void *ctx)
+int hist__for_each_addr(struct perfev_annotate_hist *h, int evsel, const struct perfev_dso *d,
+			uint64_t start, uint64_t end, hist_addr_fn fn, void *ctx)
 {
+	if (group(h, false))
+		return -ENOMEM;
 	for (size_t i = 0; i < h->nr_syms; i++) {
 		const struct hist_sym *s = &h->syms[i];
 		const struct perfev_symbol *sym = s->pub.sym;
@@ -292,11 +387,12 @@ void hist__for_each_addr(const struct perfev_annotate_hist *h, int evsel,
 		if (sym && sym->size &&
 		    (sym->start >= end || (sym->start < start && start - sym->start >= sym->size)))
 			continue;
-		for (uint32_t a = s->first; a; a = h->addrs[a - 1].next) {
-			const struct hist_addr *b = &h->addrs[a - 1];
+		for (size_t k = s->first; k < s->first + s->nr; k++) {
+			const struct hist_rec *r = &h->recs[k];
 
-			if (b->addr >= start && b->addr < end)
-				fn(ctx, b->addr, b->nr_samples, b->period);
+			if (r->addr >= start && r->addr < end)
+				fn(ctx, r->addr, r->nr_samples, r->period);
 		}
 	}
+	return 0;
 }

@@ -54,6 +54,14 @@ struct addr_cache {
 	size_t nslots;
 	struct addr_entry *entries;
 	size_t nentries, cap;
+
+	/*
+	 * The function the last inline chain was found in: the addresses asked
+	 * next (a report's, or a whole function annotated) are mostly in it
+	 * again, and finding it among a big CU's functions is most of the cost.
+	 */
+	Dwarf_Die last_sub;
+	const Dwarf_Die *last_cu; /* NULL: none yet */
 };
 
 void dso__dwarf_close(struct perfev_dso *d)
@@ -470,7 +478,16 @@ static int fill_frames(struct perfev_dso *d, struct addr_cache *c, struct addr_e
 	if (!path)
 		return -ENOMEM;
 	path->n = 0;
-	find_scopes(cu, e->addr, path, 0);
+	if (c->last_cu == cu && dwarf_haspc(&c->last_sub, e->addr) > 0) {
+		path->die[path->n++] = c->last_sub;
+		find_scopes(&c->last_sub, e->addr, path, 1);
+	} else {
+		find_scopes(cu, e->addr, path, 0);
+		if (path->n && dwarf_tag(&path->die[0]) == DW_TAG_subprogram) {
+			c->last_sub = path->die[0];
+			c->last_cu = cu;
+		}
+	}
 	/* Innermost first; a subprogram ends the chain (nested functions: the innermost one). */
 	for (int i = path->n - 1; i >= 0; i--) {
 		struct perfev_inline_frame *f = &tmp[nf];
