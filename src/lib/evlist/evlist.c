@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include "evlist/evlist_int.h"
+#include "util/opts.h"
 
 struct perfev_evlist *perfev_evlist__new(void)
 {
@@ -392,16 +393,13 @@ static void evsel__mark_unsupported(struct perfev_evsel *ev, int err, int n)
 
 int perfev_evlist__open(struct perfev_evlist *el, const struct perfev_open_opts *opts)
 {
-	struct perfev_open_opts o = { 0 };
+	struct perfev_open_opts o;
 	int err, n;
 
 	if (!el)
 		return -EINVAL;
-	if (opts) {
-		if (opts->sz < offsetof(struct perfev_open_opts, pid) + sizeof(pid_t))
-			return set_error(EINVAL, "perfev_open_opts.sz is %zu, too small", opts->sz);
-		memcpy(&o, opts, opts->sz < sizeof(o) ? opts->sz : sizeof(o));
-	}
+	if ((err = OPTS_COPY(&o, opts, perfev_open_opts, pid)) < 0)
+		return err;
 	if (el->open)
 		return set_error(EBUSY, "the event list is already open");
 	if (!el->nr)

@@ -29,6 +29,7 @@
 #include <unistd.h>
 
 #include "perfdata/writer_int.h"
+#include "util/opts.h"
 
 /* Compressed records are written once this many bytes are ready (or at a round). */
 #define PD_ZBUF_SPAN (1u << 20)
@@ -41,24 +42,6 @@ static int keep_error(struct perfev_data_writer *w, int ret)
 		snprintf(w->errmsg, sizeof(w->errmsg), "%s", perfev_last_error());
 	}
 	return ret;
-}
-
-static int copy_opts(const struct perfev_data_writer_opts *opts,
-		     struct perfev_data_writer_opts *o)
-{
-	memset(o, 0, sizeof(*o));
-	if (!opts)
-		return 0;
-	if (opts->sz < offsetof(struct perfev_data_writer_opts, pipe) + sizeof(opts->pipe))
-		return set_error(EINVAL, "perfev_data_writer_opts.sz (%zu) is too small; set it "
-					 "to sizeof(struct perfev_data_writer_opts)", opts->sz);
-	/* A bigger struct from a newer caller: whatever we don't know must be zero. */
-	for (size_t i = sizeof(*o); i < opts->sz; i++)
-		if (((const unsigned char *)opts)[i])
-			return set_error(EINVAL, "perfev_data_writer_opts has fields this library "
-						 "does not know set (sz %zu)", opts->sz);
-	memcpy(o, opts, opts->sz < sizeof(*o) ? opts->sz : sizeof(*o));
-	return 0;
 }
 
 static int copy_argv(struct perfev_data_writer *w, int argc, const char *const *argv)
@@ -114,10 +97,8 @@ struct perfev_data_writer *perfev_data_writer__new(int fd,
 	struct perfev_data_writer *w;
 	int ret;
 
-	if (copy_opts(opts, &o) < 0) {
-		errno = EINVAL;
+	if (OPTS_COPY(&o, opts, perfev_data_writer_opts, pipe) < 0)
 		return NULL;
-	}
 	if (o.compress_level < 0)
 		return set_error_ptr(EINVAL, "opts.compress_level is %d; give 0 for none or a zstd "
 					     "level from 1", o.compress_level);
