@@ -87,9 +87,16 @@ struct perfev_open_opts {
 	bool skip_unsupported;
 	/* cgroup to monitor (path under the cgroup2 mount or absolute); needs CPUs. */
 	const char *cgroup;
+	/*
+	 * The CPUs as a map (perfev_cpu_map__new()) rather than as cpus' text,
+	 * one or the other; the list keeps a copy.  With pid >= 0 each task is
+	 * followed on each of these CPUs, as an inherited event must be to be
+	 * mapped.
+	 */
+	const struct perfev_cpu_map *cpu_map;
 	size_t :0;
 };
-#define perfev_open_opts__last_field cgroup
+#define perfev_open_opts__last_field cpu_map
 
 /*
  * Opens every event: group leaders first, members with their leader's fd,

@@ -306,15 +306,18 @@ static int open_cgroup(const char *name)
 
 static int setup_maps(struct perfev_evlist *el, const struct perfev_open_opts *o)
 {
-	bool per_cpu = o->system_wide || o->cpus || o->cgroup;
+	bool per_cpu = o->system_wide || o->cpus || o->cpu_map || o->cgroup;
 
+	if (o->cpus && o->cpu_map)
+		return set_error(EINVAL, "perfev_open_opts has both cpus (\"%.64s\") and cpu_map: "
+					 "give the CPUs one way", o->cpus);
 	if (o->cgroup) {
 		el->cgroup_fd = open_cgroup(o->cgroup);
 		if (el->cgroup_fd < 0)
 			return el->cgroup_fd;
 	}
 	if (per_cpu) {
-		el->cpus = perfev_cpu_map__new(o->cpus);
+		el->cpus = o->cpu_map ? cpu_map__dup(o->cpu_map) : perfev_cpu_map__new(o->cpus);
 		if (!el->cpus)
 			return -errno;
 		if (o->cgroup)
