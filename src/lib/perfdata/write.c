@@ -10,8 +10,9 @@
  *		tracing data, EVENT_UPDATE names] | HEADER_BUILD_ID records |
  *		data
  *
- * The data are the caller's spans written as they come, one write per
- * span; with compression they go through write_zstd.c first.
+ * The data are the caller's records written as they come, one write per
+ * call (write_ring.c: one writev per ring, whose bytes may wrap); with
+ * compression they go through write_zstd.c first.
  *
  * perf reads no file with tracepoints unless it has the HEADER_TRACING_DATA
  * feature (it checks while reading the header, before any record, so a
@@ -213,7 +214,7 @@ static int place_round_table(struct perfev_data_writer *w)
 }
 
 /* Appends data records, first taking back a round table they would overwrite. */
-static int emit_data(struct perfev_data_writer *w, const void *buf, size_t len)
+static int emit_datav(struct perfev_data_writer *w, struct iovec *iov, int n)
 {
 	if (w->round_table && !w->err) {
 		int ret = rewrite_header(w, false);
@@ -222,7 +223,14 @@ static int emit_data(struct perfev_data_writer *w, const void *buf, size_t len)
 			return ret;
 		w->round_table = false;
 	}
-	return pd_emit(w, buf, len);
+	return pd_emitv(w, iov, n);
+}
+
+static int emit_data(struct perfev_data_writer *w, const void *buf, size_t len)
+{
+	struct iovec iov = { (void *)buf, len };
+
+	return emit_datav(w, &iov, 1);
 }
 
 /* Feature feat as a PERF_RECORD_HEADER_FEATURE; nothing when it is unavailable or too big. */
@@ -430,7 +438,7 @@ static int check_records(const unsigned char *p, size_t len)
 	return 0;
 }
 
-static int during(const struct perfev_data_writer *w, const char *fn)
+int pd_during(const struct perfev_data_writer *w, const char *fn)
 {
 	if (!w)
 		return set_error(EINVAL, "%s: the writer is NULL", fn);
@@ -464,11 +472,26 @@ static int compress(struct perfev_data_writer *w, const void *buf, size_t len, b
 	return ret < 0 ? keep_error(w, ret) : 0;
 }
 
-int perfev_data_writer__write(struct perfev_data_writer *w, const void *buf, size_t len)
+int pd_append(struct perfev_data_writer *w, struct iovec *iov, int n)
 {
 	int ret;
 
-	if ((ret = during(w, "perfev_data_writer__write")) < 0)
+	for (int i = 0; i < n; i++)
+		w->data_in += iov[i].iov_len;
+	if (!w->z)
+		return emit_datav(w, iov, n);
+	for (int i = 0; i < n; i++)
+		if ((ret = compress(w, iov[i].iov_base, iov[i].iov_len, false)) < 0)
+			return ret;
+	return emit_compressed(w, false);
+}
+
+int perfev_data_writer__write(struct perfev_data_writer *w, const void *buf, size_t len)
+{
+	struct iovec iov = { (void *)buf, len };
+	int ret;
+
+	if ((ret = pd_during(w, "perfev_data_writer__write")) < 0)
 		return ret;
 	if (!len)
 		return 0;
@@ -476,12 +499,7 @@ int perfev_data_writer__write(struct perfev_data_writer *w, const void *buf, siz
 		return set_error(EINVAL, "perfev_data_writer__write: buf is NULL with len %zu", len);
 	if ((ret = check_records(buf, len)) < 0)
 		return ret;
-	w->data_in += len;
-	if (!w->z)
-		return emit_data(w, buf, len);
-	if ((ret = compress(w, buf, len, false)) < 0)
-		return ret;
-	return emit_compressed(w, false);
+	return pd_append(w, &iov, 1);
 }
 
 int perfev_data_writer__finished_round(struct perfev_data_writer *w)
@@ -490,7 +508,7 @@ int perfev_data_writer__finished_round(struct perfev_data_writer *w)
 	struct pd_buf b = { .p = raw, .cap = sizeof(raw) };
 	int ret;
 
-	if ((ret = during(w, "perfev_data_writer__finished_round")) < 0)
+	if ((ret = pd_during(w, "perfev_data_writer__finished_round")) < 0)
 		return ret;
 	if (w->pipe && w->bids_sent < w->nr_bids) {
 		struct pd_buf ids = { 0 };
