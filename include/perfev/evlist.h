@@ -96,7 +96,6 @@ struct perfev_open_opts {
 	const struct perfev_cpu_map *cpu_map;
 	size_t :0;
 };
-#define perfev_open_opts__last_field cpu_map
 
 /*
  * Opens every event: group leaders first, members with their leader's fd,
@@ -221,7 +220,6 @@ struct perfev_mmap_opts {
 	size_t aux_pages;  /* AUX area per ring, 0 for none */
 	size_t :0;
 };
-#define perfev_mmap_opts__last_field aux_pages
 
 struct perfev_ring;
 PERFEV_API int perfev_evlist__mmap(struct perfev_evlist *evlist, const struct perfev_mmap_opts *opts);

@@ -146,7 +146,6 @@ struct perfev_data_writer_opts {
 	unsigned int header_sync_ms;
 	size_t :0;
 };
-#define perfev_data_writer_opts__last_field header_sync_ms
 
 /*
  * A writer onto fd (not owned; in file mode a seekable fd without
@@ -229,7 +228,6 @@ struct perfev_write_ring_opts {
 	void *ctx;
 	size_t :0;
 };
-#define perfev_write_ring_opts__last_field ctx
 
 /*
  * Appends what ring holds (a forward ring of an event whose attr was added)

@@ -64,7 +64,6 @@ struct perfev_ring_opts {
 	size_t aux_pages;
 	size_t :0;
 };
-#define perfev_ring_opts__last_field aux_pages
 
 /*
  * Maps the ring of fd.  NULL with errno set (and perfev_last_error()

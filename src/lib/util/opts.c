@@ -11,8 +11,7 @@
  */
 #define OPTS_MAX_SIZE 4096
 
-int opts_copy(void *dst, size_t dst_size, const void *opts, size_t known, size_t min,
-	      const char *name)
+int opts_copy(void *dst, size_t dst_size, const void *opts, size_t min, const char *name)
 {
 	const unsigned char *p = opts;
 	size_t sz;
@@ -34,14 +33,14 @@ int opts_copy(void *dst, size_t dst_size, const void *opts, size_t known, size_t
 				name, sz, name);
 		goto fail;
 	}
-	for (size_t i = known; i < sz; i++) {
+	for (size_t i = dst_size; i < sz; i++) {
 		if (p[i]) {
 			ret = set_error(EINVAL, "%s: .sz is %zu and byte %zu is set, past the %zu bytes "
 						"this perfev knows: a field of a newer perfev, which "
 						"this one would ignore; leave it zero, or run with the "
 						"perfev whose headers the program was built with (and "
 						"set .sz = sizeof(%s))",
-					name, sz, i, known, name);
+					name, sz, i, dst_size, name);
 			goto fail;
 		}
 	}
