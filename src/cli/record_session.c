@@ -25,7 +25,6 @@ struct session {
 	int fd;
 	const char *path;
 	struct cli_run run; /* the command, or -p's process */
-	pid_t child;	    /* run.child, as open_events() reads it */
 	bool failed;	   /* a write or a ring failed: stop recording */
 	uint64_t samples;  /* PERF_RECORD_SAMPLE records of the rounds written */
 	uint64_t round_samples; /* those of the round being written */
@@ -138,10 +137,11 @@ static int synthesize(struct session *s)
 	if (n > 0)
 		perfev_data_writer__add_build_id(s->w, -1, PERF_RECORD_MISC_KERNEL, bid, (size_t)n,
 						 PERFEV_KERNEL_DSO_NAME);
-	if (s->o->all_cpus || s->o->cpus)
+	if (cli_target__system_wide(&s->o->target))
 		err = perfev_synth__all(&s->fmt0, synth_collect, s);
 	else
-		err = perfev_synth__process(&s->fmt0, s->child > 0 ? s->child : (pid_t)s->o->pid,
+		err = perfev_synth__process(&s->fmt0,
+					    s->run.child > 0 ? s->run.child : (pid_t)s->o->target.pid,
 					    synth_collect, s);
 	if (err == -ENOMEM)
 		goto nomem;
@@ -171,21 +171,14 @@ static bool unsupported(int err)
 static int open_events(struct session *s)
 {
 	struct record_opts *o = s->o;
-	bool system_wide = o->all_cpus || o->cpus;
+	bool system_wide = cli_target__system_wide(&o->target);
 	/* A task's events are inherited, which the kernel maps only per CPU: every online one. */
 	struct perfev_cpu_map *online = system_wide ? NULL : perfev_cpu_map__new(NULL);
 	const char *spec = o->events ? o->events : "cycles";
-	struct perfev_open_opts oo = {
-		.sz = sizeof(oo),
-		.pid = system_wide ? -1 : s->child > 0 ? s->child : (pid_t)o->pid,
-		.cpus = system_wide ? o->cpus : NULL,
-		.cpu_map = online,
-		.system_wide = system_wide,
-		.attach_all_threads = !system_wide && o->pid > 0,
-		.inherit = !system_wide && !o->no_inherit,
-		.enable_on_exec = !system_wide && s->child > 0,
-	};
+	struct perfev_open_opts oo = { .sz = sizeof(oo), .cpu_map = online };
 	int err = -1;
+
+	cli_target__open_opts(&o->target, s->run.child, !o->no_inherit, &oo);
 
 	if (!system_wide && !online) {
 		cli_error("%s", perfev_last_error());
@@ -309,7 +302,7 @@ static int record_loop(struct session *s)
 		int sig = cli_run__take_signal(&s->run);
 
 		/* A command got the signal too, and recording goes on until it ends. */
-		if (sig && s->child <= 0)
+		if (sig && s->run.child <= 0)
 			return sig;
 	}
 }
@@ -389,9 +382,8 @@ int record_run(struct record_opts *o)
 	}
 	if (open_output(&s) < 0)
 		goto out;
-	if (!cli_run__prepare(&s.run, o->argv, (pid_t)o->pid))
+	if (!cli_run__prepare(&s.run, o->argv, (pid_t)o->target.pid))
 		goto out;
-	s.child = s.run.child;
 	if (open_events(&s) < 0 || start_writer(&s) < 0 || synthesize(&s) < 0)
 		goto out;
 	if (perfev_evlist__add_pollfd(s.el, sigwait_fd) < 0 ||
@@ -403,9 +395,9 @@ int record_run(struct record_opts *o)
 	if (ret)
 		goto out_finish;
 	sig = record_loop(&s);
-	if (s.failed && s.child > 0 && !s.run.child_done) {
+	if (s.failed && s.run.child > 0 && !s.run.child_done) {
 		cli_note("stopping the command (SIGTERM): nothing more can be recorded");
-		kill(s.child, SIGTERM);
+		kill(s.run.child, SIGTERM);
 	}
 	cli_run__reap(&s.run, true);
 	ret = s.failed ? 1 : cli_run__exit_status(&s.run);
