@@ -11,6 +11,7 @@
 #include "perfev/perfdata_reader.h"
 #include "perfev/record.h"
 #include "perfev/ring.h"
+#include "perfev/sample_filter.h"
 #include "perfev/profile.h"
 #include "perfev/profile_table.h"
 #include "perfev/selfmon.h"

@@ -72,13 +72,19 @@ void json_write_string(FILE *f, const char *s);
 
 struct perfev_session;
 struct perfev_symbolizer;
+struct perfev_sample_filter;
+struct cli_filters;
 /*
  * Opens the perf.data INPUT ("-": standard input) for reading samples, with
  * a symbolizer of its own (*sy, to delete after the session); the reader's
- * warnings become notes unless *quiet.  NULL after printing why.
+ * warnings become notes unless *quiet; only the samples filter passes (NULL:
+ * all; it must outlive the session).  NULL after printing why.
  */
 struct perfev_session *cli_session_open(const char *input, bool no_demangle, const bool *quiet,
+					struct perfev_sample_filter *filter,
 					struct perfev_symbolizer **sy);
+/* The library's filter of the command line's filter options (*f NULL when none); false after printing why. */
+bool cli_filter_new(const struct cli_filters *cf, struct perfev_sample_filter **f);
 
 int cmd_stat(int argc, char **argv);
 int cmd_list(int argc, char **argv);
