@@ -407,8 +407,8 @@ int cmd_report(int argc, char **argv)
 	for (size_t i = 0; i < st.nr_profiles; i++)
 		shown += st.profiles[i] != NULL;
 	if (!shown) {
-		cli_error("no samples of '%s' pass the filters (--comm, --pid, --tid, --dso); "
-			  "'perfev report --sort comm,pid,dso' lists what is there", o.input);
+		cli_error("no samples of '%s' pass the filters (--comm, --pid, --tid, --dso, --event, "
+			  "--time); 'perfev report --sort comm,pid,dso' lists what is there", o.input);
 		goto out;
 	}
 	for (size_t i = 0; i < st.nr_profiles; i++)

@@ -46,7 +46,7 @@ struct report_opts {
 	bool order_set;
 	double graph_threshold; /* percent */
 	double percent_limit;
-	struct perfev_sample_filter *filter; /* --comm, --pid, --tid, --dso; NULL: none */
+	struct perfev_sample_filter *filter; /* --comm, --pid, --tid, --dso, --event, --time; NULL: none */
 	bool inlines;
 	bool quiet;
 	bool verbose; /* -v: also the time each phase took */

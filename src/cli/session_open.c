@@ -16,10 +16,11 @@ static void reader_warn(void *ctx, const char *msg)
 bool cli_filter_new(const struct cli_filters *cf, struct perfev_sample_filter **f)
 {
 	struct perfev_sample_filter_opts o = { .sz = sizeof(o), .comms = cf->comms, .pids = cf->pids,
-					       .tids = cf->tids, .dsos = cf->dsos };
+					       .tids = cf->tids, .dsos = cf->dsos, .events = cf->events,
+					       .time = cf->time };
 
 	*f = NULL;
-	if (!o.comms && !o.pids && !o.tids && !o.dsos)
+	if (!o.comms && !o.pids && !o.tids && !o.dsos && !o.events && !o.time)
 		return true;
 	*f = perfev_sample_filter__new(&o);
 	if (!*f)
