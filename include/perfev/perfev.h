@@ -10,6 +10,7 @@
 #include "perfev/perfdata.h"
 #include "perfev/perfdata_reader.h"
 #include "perfev/record.h"
+#include "perfev/json.h"
 #include "perfev/ring.h"
 #include "perfev/sample_filter.h"
 #include "perfev/profile.h"
