@@ -58,9 +58,7 @@ struct perfev_sample_filter_opts {
 	const char *dsos;
 	const char *events; /* event names as the recording gives them */
 	const char *time;   /* perf's --time ranges (above) */
-	size_t :0;
 };
-#define perfev_sample_filter_opts__last_field time
 
 /*
  * Parses the options into a filter (copied: the strings need not outlive

@@ -55,7 +55,6 @@ struct perfev_session_opts {
 	struct perfev_sample_filter *filter;
 	size_t :0;
 };
-#define perfev_session_opts__last_field filter
 
 /* NULL with errno set and perfev_last_error() saying why (as perfev_data_reader__open()). */
 PERFEV_API struct perfev_session *perfev_session__open(const char *path,

@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "util/internal.h"
+#include "util/opts.h"
 #include "session/filter_int.h"
 #include "perfev/symbols.h"
 
@@ -78,14 +79,12 @@ static int split_ids(int **ids, size_t *nr, bool *has, const char *s, const char
 
 struct perfev_sample_filter *perfev_sample_filter__new(const struct perfev_sample_filter_opts *opts)
 {
-	struct perfev_sample_filter_opts o = { 0 };
+	struct perfev_sample_filter_opts o;
 	struct perfev_sample_filter *f;
 	int err;
 
-	if (opts && opts->sz < sizeof(size_t))
-		return set_error_ptr(EINVAL, "perfev_sample_filter_opts.sz is %zu, too small", opts->sz);
-	if (opts)
-		memcpy(&o, opts, opts->sz < sizeof(o) ? opts->sz : sizeof(o));
+	if (OPTS_COPY(&o, opts, perfev_sample_filter_opts, time) < 0)
+		return NULL;
 	f = calloc(1, sizeof(*f));
 	if (!f)
 		return set_error_ptr(ENOMEM, "sample filter: out of memory");
