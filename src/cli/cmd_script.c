@@ -355,7 +355,7 @@ int cmd_script(int argc, char **argv)
 	ret = 1;
 	input = a.input ? a.input : PERFEV_DATA_FILE_DEFAULT;
 	st.max_stack = (unsigned)a.max_stack;
-	st.s = cli_session_open(input, a.no_demangle, &a.quiet, &sy);
+	st.s = cli_session_open(input, a.no_demangle, &a.quiet, NULL, &sy);
 	if (!st.s)
 		goto out;
 	err = perfev_session__process(st.s, on_sample, &st);

@@ -46,7 +46,7 @@ struct report_opts {
 	bool order_set;
 	double graph_threshold; /* percent */
 	double percent_limit;
-	const char *comms, *pids, *tids, *dsos;
+	struct perfev_sample_filter *filter; /* --comm, --pid, --tid, --dso, --event, --time; NULL: none */
 	bool inlines;
 	bool quiet;
 	bool verbose; /* -v: also the time each phase took */
