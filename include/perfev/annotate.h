@@ -91,7 +91,6 @@ struct perfev_annotate_opts {
 	bool no_lines;
 	size_t :0;
 };
-#define perfev_annotate_opts__last_field no_lines
 
 /*
  * Disassembles [start, end) of d (x86-64, i386, AArch64) and gives each
@@ -207,7 +206,6 @@ struct perfev_sources_opts {
 	bool no_debuginfod;
 	size_t :0;
 };
-#define perfev_sources_opts__last_field no_debuginfod
 
 /* NULL with errno (EINVAL: bad opts; ENOMEM). */
 PERFEV_API struct perfev_sources *perfev_sources__new(const struct perfev_sources_opts *opts);

@@ -25,6 +25,7 @@
 
 #include "perfev/common.h"
 #include "perfev/perfdata_reader.h"
+#include "perfev/sample_filter.h"
 #include "perfev/symbols.h"
 
 #ifdef __cplusplus
@@ -46,9 +47,14 @@ struct perfev_session_opts {
 	bool no_unwind;
 	/* Frames kept per sample; 0: 512. */
 	uint32_t max_frames;
+	/*
+	 * Borrowed (it must outlive the session, which sets its span); NULL:
+	 * every sample.  Only the samples it passes are delivered; the stats
+	 * below count every sample read.
+	 */
+	struct perfev_sample_filter *filter;
 	size_t :0;
 };
-#define perfev_session_opts__last_field max_frames
 
 /* NULL with errno set and perfev_last_error() saying why (as perfev_data_reader__open()). */
 PERFEV_API struct perfev_session *perfev_session__open(const char *path,
@@ -132,6 +138,7 @@ struct perfev_session_stats {
 	uint64_t nr_unwind_failed; /* dwarf samples whose unwinding gave nothing past the IP */
 	uint64_t nr_no_map;	   /* user frames in no known map */
 	uint64_t first_time, last_time; /* of samples */
+	uint64_t nr_filtered;	   /* samples (or group members) the filter left out */
 };
 PERFEV_API const struct perfev_session_stats *perfev_session__stats(const struct perfev_session *s);
 /* Samples and their total period per event, and samples lost for it (by the LOST record's id). */

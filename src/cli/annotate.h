@@ -8,6 +8,7 @@
 
 #include "cli.h"
 #include "perfev/annotate.h"
+#include "perfev/json.h"
 
 enum annotate_view {
 	VIEW_MIXED,  /* perf annotate's: instructions with their source lines between them */
@@ -38,6 +39,6 @@ const char *annotate_source_line(struct annotate_out *o, const struct perfev_ann
 void annotate_out__free(struct annotate_out *o);
 
 void annotate_print_text(struct annotate_out *o, const struct perfev_annotation *a);
-void annotate_print_json(struct annotate_out *o, struct json *j, const struct perfev_annotation *a);
+void annotate_print_json(struct annotate_out *o, struct perfev_json *j, const struct perfev_annotation *a);
 
 #endif

@@ -143,13 +143,14 @@ struct annotate_state {
 	struct perfev_session *s;
 	struct perfev_annotate_hist *h;
 	struct annotate_out out;
-	struct json j;
+	struct perfev_json *j;
 	int shown, failed;
 	struct skipped *skipped;
 	size_t nr_skipped;
 	/* With --json, what went wrong goes into the document: its "warnings" and "errors". */
 	char **msgs[2];
 	size_t nr_msgs[2];
+	struct perfev_sample_filter *filter; /* NULL: none */
 };
 
 enum { MSG_WARNING, MSG_ERROR };
@@ -192,12 +193,12 @@ static void say(struct annotate_state *st, int kind, const char *fmt, ...)
 
 static void write_msgs(struct annotate_state *st, int kind)
 {
-	json_arr_begin(&st->j, kind == MSG_ERROR ? "errors" : "warnings");
+	perfev_json__arr_begin(st->j, kind == MSG_ERROR ? "errors" : "warnings");
 	for (size_t i = 0; i < st->nr_msgs[kind]; i++) {
-		json_str(&st->j, NULL, st->msgs[kind][i]);
+		perfev_json__str(st->j, NULL, st->msgs[kind][i]);
 		free(st->msgs[kind][i]);
 	}
-	json_arr_end(&st->j);
+	perfev_json__arr_end(st->j);
 	free(st->msgs[kind]);
 	st->msgs[kind] = NULL;
 	st->nr_msgs[kind] = 0;
@@ -207,7 +208,7 @@ static int on_sample(void *ctx, const struct perfev_session_sample *ss)
 {
 	struct annotate_state *st = ctx;
 
-	if (ss->evsel < 0 || !cli_filters_match(&st->o->filter, ss))
+	if (ss->evsel < 0)
 		return 0;
 	return perfev_annotate_hist__add(st->h, ss);
 }
@@ -299,7 +300,7 @@ static void show(struct annotate_state *st, const struct perfev_annotate_sym *e)
 	}
 	st->out.event = event_name(st, e->evsel);
 	if (st->o->json)
-		annotate_print_json(&st->out, &st->j, a);
+		annotate_print_json(&st->out, st->j, a);
 	else
 		annotate_print_text(&st->out, a);
 	perfev_annotation__delete(a);
@@ -347,8 +348,7 @@ static void check_named(struct annotate_state *st)
 		}
 		if (!found) {
 			say(st, MSG_ERROR, "no samples in a function named '%s' in %s%s", o->symbols[k],
-			    o->input, o->filter.comms || o->filter.pids || o->filter.tids || o->filter.dsos
-					      ? " (with these filters)" : "");
+			    o->input, st->filter ? " (with these filters)" : "");
 		}
 	}
 }
@@ -393,15 +393,19 @@ static int run(struct annotate_state *st)
 			 perfev_session__stats(st->s)->nr_samples, (t1 - t0) / 1e9,
 			 perfev_annotate_hist__nr_syms(st->h));
 	if (o->json) {
-		json_init(&st->j, stdout, false);
-		json_obj_begin(&st->j, NULL);
-		json_arr_begin(&st->j, "annotations");
+		st->j = perfev_json__new(stdout, 0);
+		if (!st->j) {
+			cli_error("%s", perfev_last_error());
+			return 1;
+		}
+		perfev_json__obj_begin(st->j, NULL);
+		perfev_json__arr_begin(st->j, "annotations");
 	}
 	if (!o->nr_symbols)
 		explain_unresolved(st, 1.0); /* first: it says why a hot file is missing below */
 	show_all(st);
 	if (o->json)
-		json_arr_end(&st->j);
+		perfev_json__arr_end(st->j);
 	if (o->nr_symbols) {
 		check_named(st);
 		if (st->failed)
@@ -418,7 +422,12 @@ static int run(struct annotate_state *st)
 	if (o->json) {
 		write_msgs(st, MSG_WARNING);
 		write_msgs(st, MSG_ERROR);
-		json_obj_end(&st->j);
+		perfev_json__obj_end(st->j);
+		if (perfev_json__delete(st->j) && !st->failed) {
+			cli_note("error: writing the JSON: %s", perfev_last_error());
+			st->failed++;
+		}
+		st->j = NULL;
 	}
 	if (o->verbose)
 		cli_note("%d functions annotated in %.3f s", st->shown, (cli_now_ns() - t1) / 1e9);
@@ -446,12 +455,15 @@ int cmd_annotate(int argc, char **argv)
 		cli_error("%s", perfev_last_error());
 		goto out;
 	}
-	st.s = cli_session_open_first_frame(o.input, o.no_demangle, &o.quiet, &sy);
+	if (!cli_filter_new(&o.filter, &st.filter))
+		goto out;
+	st.s = cli_session_open_first_frame(o.input, o.no_demangle, &o.quiet, st.filter, &sy);
 	if (!st.s)
 		goto out;
 	ret = run(&st);
 out:
 	perfev_session__delete(st.s);
+	perfev_sample_filter__delete(st.filter);
 	perfev_symbolizer__delete(sy);
 	perfev_annotate_hist__delete(st.h);
 	perfev_sources__delete(st.out.sources);

@@ -210,7 +210,8 @@ static bool parse_args(int argc, char **argv, struct report_opts *o, bool *no_de
 	*no_demangle = a.no_demangle;
 	o->max_stack = (unsigned)a.max_stack;
 	o->input = a.input ? a.input : PERFEV_DATA_FILE_DEFAULT;
-	o->filter = a.filter;
+	if (!cli_filter_new(&a.filter, &o->filter))
+		goto out;
 	o->quiet = a.quiet;
 	o->verbose = a.verbose;
 	if (a.sort && !parse_sort(o, a.sort))
@@ -294,8 +295,6 @@ static int on_sample(void *ctx, const struct perfev_session_sample *ss)
 		show_progress(st, false);
 	if (ss->evsel < 0)
 		return 0;
-	if (!cli_filters_match(&o->filter, ss))
-		return 0;
 	if ((size_t)ss->evsel >= st->nr_profiles) {
 		size_t n = ss->evsel + 1;
 		struct perfev_profile **p = realloc(st->profiles, n * sizeof(*p));
@@ -375,7 +374,7 @@ int cmd_report(int argc, char **argv)
 
 	if (!parse_args(argc, argv, &o, &no_demangle, &ret))
 		return ret;
-	st.s = cli_session_open(o.input, no_demangle, &o.quiet, &sy);
+	st.s = cli_session_open(o.input, no_demangle, &o.quiet, o.filter, &sy);
 	if (!st.s)
 		goto out;
 	st.progress = !o.quiet && isatty(STDERR_FILENO);
@@ -408,8 +407,8 @@ int cmd_report(int argc, char **argv)
 	for (size_t i = 0; i < st.nr_profiles; i++)
 		shown += st.profiles[i] != NULL;
 	if (!shown) {
-		cli_error("no samples of '%s' pass the filters (--comm, --pid, --tid, --dso); "
-			  "'perfev report --sort comm,pid,dso' lists what is there", o.input);
+		cli_error("no samples of '%s' pass the filters (--comm, --pid, --tid, --dso, --event, "
+			  "--time); 'perfev report --sort comm,pid,dso' lists what is there", o.input);
 		goto out;
 	}
 	for (size_t i = 0; i < st.nr_profiles; i++)
@@ -425,5 +424,6 @@ out:
 	free(st.profiles);
 	perfev_session__delete(st.s);
 	perfev_symbolizer__delete(sy);
+	perfev_sample_filter__delete(o.filter);
 	return ret;
 }

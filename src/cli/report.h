@@ -7,7 +7,6 @@
 #include <stdint.h>
 #include <stdio.h>
 
-#include "opt.h"
 #include "perfev/profile.h"
 #include "perfev/profile_table.h"
 
@@ -47,7 +46,7 @@ struct report_opts {
 	bool order_set;
 	double graph_threshold; /* percent */
 	double percent_limit;
-	struct cli_filters filter; /* --comm, --pid, --tid, --dso */
+	struct perfev_sample_filter *filter; /* --comm, --pid, --tid, --dso, --event, --time; NULL: none */
 	bool inlines;
 	bool quiet;
 	bool verbose; /* -v: also the time each phase took */

@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "util/internal.h"
+#include "util/opts.h"
 #include "symbols/symbols_int.h"
 #include "annotate/annotate_int.h"
 
@@ -254,12 +255,10 @@ struct perfev_annotation *perfev_annotation__new(struct perfev_annotate_hist *h,
 	struct perfev_annotate_opts o;
 	struct build b = { .d = d };
 	struct dso_code code;
-	int err = opts__copy(&o, sizeof(o), opts, sizeof(size_t), "perfev_annotate_opts");
+	int err;
 
-	if (err) {
-		errno = -err;
+	if (OPTS_COPY(&o, opts, perfev_annotate_opts, no_lines))
 		return NULL;
-	}
 	if (!h || !d || evsel < 0 || end <= start)
 		return set_error_ptr(EINVAL, "perfev_annotation__new: %s",
 				     !h ? "no histogram" : !d ? "no DSO" : evsel < 0 ? "negative event"

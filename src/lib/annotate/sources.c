@@ -15,6 +15,7 @@
 #include <unistd.h>
 
 #include "util/internal.h"
+#include "util/opts.h"
 #include "util/idxhash.h"
 #include "symbols/symbols_int.h"
 #include "annotate/annotate_int.h"
@@ -47,12 +48,9 @@ struct perfev_sources *perfev_sources__new(const struct perfev_sources_opts *opt
 {
 	struct perfev_sources_opts o;
 	struct perfev_sources *s;
-	int err = opts__copy(&o, sizeof(o), opts, sizeof(size_t), "perfev_sources_opts");
 
-	if (err) {
-		errno = -err;
+	if (OPTS_COPY(&o, opts, perfev_sources_opts, no_debuginfod))
 		return NULL;
-	}
 	s = calloc(1, sizeof(*s));
 	if (!s || (o.prefix && !(s->prefix = strdup(o.prefix)))) {
 		free(s);

@@ -43,15 +43,6 @@ void append_error(const char *fmt, ...) PRINTF_LIKE(1, 2);
 void *set_error_ptr(int err, const char *fmt, ...) PRINTF_LIKE(2, 3);
 
 /*
- * Copies a caller's options struct (its size_t sz first) into dst (our
- * size, zeroed first): sz must cover at least min bytes, and the fields of
- * a newer caller past our struct must be zero, since we cannot honour
- * them.  NULL src leaves dst zeroed.  0, or -EINVAL with the error naming
- * the struct.
- */
-int opts__copy(void *dst, size_t dst_size, const void *src, size_t min, const char *type);
-
-/*
  * Makes room for need elements of elem bytes in *arr, whose capacity *cap
  * is doubled (from 16) until it holds them; false (nothing changed) when
  * the size would overflow or memory runs out.

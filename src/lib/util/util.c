@@ -94,26 +94,6 @@ int read_u64_file(const char *path, uint64_t *val)
 	return 0;
 }
 
-int opts__copy(void *dst, size_t dst_size, const void *src, size_t min, const char *type)
-{
-	size_t sz;
-
-	memset(dst, 0, dst_size);
-	if (!src)
-		return 0;
-	sz = *(const size_t *)src;
-	if (sz < min || sz < sizeof(size_t))
-		return set_error(EINVAL, "%s.sz is %zu, too small; set it to sizeof(struct %s)", type,
-				 sz, type);
-	/* Not our own padding: initializers may leave it unset. */
-	for (size_t i = dst_size; i < sz; i++)
-		if (((const unsigned char *)src)[i])
-			return set_error(EINVAL, "%s: a field at byte %zu is set that this (older) "
-					 "library does not know", type, i);
-	memcpy(dst, src, sz < dst_size ? sz : dst_size);
-	return 0;
-}
-
 bool array_grow(void **arr, size_t *cap, size_t need, size_t elem)
 {
 	size_t n = *cap ? *cap : 16, bytes;
