@@ -151,6 +151,7 @@ static size_t visible_children(struct gctx *g, uint32_t n, uint32_t *out, size_t
 
 #define MAX_BRANCHES 256
 #define MAX_PREFIX 1024
+#define COLUMN 11 /* "|" and ten spaces: one depth of a call graph */
 
 static void print_below(struct gctx *g, uint32_t n, const char *prefix, int depth);
 
@@ -162,15 +163,15 @@ static void print_branches(struct gctx *g, uint32_t n, const char *prefix, int d
 
 	for (size_t i = 0; i < k; i++) {
 		bool last = i + 1 == k;
-		int hl;
 
 		fprintf(g->f, "%s|          \n", prefix);
-		hl = snprintf(head, sizeof(head), "--%.2f%%--", pct(g, g->c.n[kids[i]].weight));
+		snprintf(head, sizeof(head), "--%.2f%%--", pct(g, g->c.n[kids[i]].weight));
 		fprintf(g->f, "%s%c%s%s\n", prefix, last ? ' ' : '|', head,
 			fname(g, g->c.n[kids[i]].frame, name, sizeof(name)));
-		if (strlen(prefix) + hl + 2 >= sizeof(sub))
+		if (strlen(prefix) + COLUMN + 1 >= sizeof(sub))
 			continue; /* deeper than anyone can read */
-		snprintf(sub, sizeof(sub), "%s%c%*s", prefix, last ? ' ' : '|', hl, "");
+		/* perf's columns are as wide at every depth, whatever the percentage's width. */
+		snprintf(sub, sizeof(sub), "%s%c%*s", prefix, last ? ' ' : '|', COLUMN - 1, "");
 		print_below(g, kids[i], sub, depth + 1);
 	}
 }
@@ -310,12 +311,10 @@ static void add_self_chain(struct gctx *g, uint32_t node, const struct perfev_pr
 	len = path_to(g, node);
 	if (g->o->caller) {
 		chain_add(&g->c, g->path, len, n->self);
-	} else if (len > 1) {
-		/* Callers of the entry, nearest first; the entry itself is the row. */
-		reverse(g->path, len - 1);
-		chain_add(&g->c, g->path, len - 1, n->self);
 	} else {
-		chain_add(&g->c, g->path, 0, n->self);
+		/* The entry's frame, then its callers nearest first, as perf draws it. */
+		reverse(g->path, len);
+		chain_add(&g->c, g->path, len, n->self);
 	}
 }
 
@@ -357,9 +356,27 @@ static void print_chains(struct gctx *g)
 	}
 	k = visible_children(g, 0, kids, 2);
 	if (k == 1 && g->c.n[kids[0]].weight == g->c.n[0].weight) {
+		uint32_t first = kids[0];
+
+		/*
+		 * Sorted by symbol first, perf leaves out the line that would repeat
+		 * the row's symbol (the first of the straight line, whatever it is).
+		 */
+		if (g->o->sym_first) {
+			k = visible_children(g, first, kids, 2);
+			if (k == 1 && g->c.n[kids[0]].weight == g->c.n[first].weight) {
+				first = kids[0];
+			} else {
+				if (k) {
+					print_branches(g, first, "            ", 0);
+					fputc('\n', g->f);
+				}
+				return;
+			}
+		}
 		fprintf(g->f, "            |\n            ---%s\n",
-			fname(g, g->c.n[kids[0]].frame, name, sizeof(name)));
-		print_below(g, kids[0], "               ", 0);
+			fname(g, g->c.n[first].frame, name, sizeof(name)));
+		print_below(g, first, "               ", 0);
 	} else if (k) {
 		print_branches(g, 0, "            ", 0);
 	}
