@@ -77,6 +77,7 @@ struct script_state {
 	struct perfev_session *s;
 	unsigned fields;
 	unsigned max_stack;
+	bool period_default; /* the period is printed because no -F said so */
 	int name_width;
 	FILE *out;
 };
@@ -87,6 +88,22 @@ static uint64_t dso_ip(const struct perfev_frame *f)
 	if (f->kernel || !f->dso || !f->map)
 		return f->ip;
 	return perfev_dso__map_ip(f->dso, f->ip, f->map->start, f->map->pgoff);
+}
+
+/*
+ * A call chain's address as perf 6.1 prints it: for a frame in a file's
+ * map, the address within the file (the map's offset added); else as sampled.
+ */
+static uint64_t chain_ip(const struct perfev_frame *f)
+{
+	if (f->kernel || !f->map)
+		return f->ip;
+	return f->ip - f->map->start + f->map->pgoff;
+}
+
+static bool is_tracepoint(struct perfev_data_reader *r, int evsel)
+{
+	return evsel >= 0 && perfev_data_reader__attr(r, (size_t)evsel)->type == PERF_TYPE_TRACEPOINT;
 }
 
 static void print_location(const struct script_state *st, const struct perfev_frame *f)
@@ -157,7 +174,8 @@ static int on_sample(void *ctx, const struct perfev_session_sample *ss)
 	if ((f & F_TIME) && (sm->sample_type & PERF_SAMPLE_TIME))
 		fprintf(o, "%5" PRIu64 ".%06" PRIu64 ": ", sm->time / 1000000000,
 			sm->time % 1000000000 / 1000);
-	if (f & F_PERIOD)
+	/* A tracepoint's period is always 1: perf's default leaves it out. */
+	if ((f & F_PERIOD) && !(st->period_default && is_tracepoint(r, ss->evsel)))
 		fprintf(o, "%10" PRIu64 " ", ss->period);
 	if (f & F_EVENT)
 		fprintf(o, "%*s: ", st->name_width,
@@ -171,14 +189,14 @@ static int on_sample(void *ctx, const struct perfev_session_sample *ss)
 			n = st->max_stack;
 		fputc('\n', o);
 		for (size_t i = 0; i < n; i++) {
-			fprintf(o, "\t%16" PRIx64, ss->frames[i].ip);
+			fprintf(o, "\t%16" PRIx64, chain_ip(&ss->frames[i]));
 			print_location(st, &ss->frames[i]);
 			fputc('\n', o);
 		}
 		fputc('\n', o);
 	} else if ((f & (F_IP | F_SYM | F_DSO)) && ss->nr_frames) {
 		if (f & F_IP)
-			fprintf(o, "%16" PRIx64, ss->frames[0].ip);
+			fprintf(o, " %16" PRIx64, ss->frames[0].ip);
 		print_location(st, &ss->frames[0]);
 		fputc('\n', o);
 	} else {
@@ -233,6 +251,7 @@ int cmd_script(int argc, char **argv)
 		goto out;
 	ret = 1;
 	input = a.input ? a.input : PERFEV_DATA_FILE_DEFAULT;
+	st.period_default = st.fields == DEFAULT_FIELDS;
 	st.max_stack = (unsigned)a.max_stack;
 	st.s = cli_session_open(input, a.no_demangle, &a.quiet, &sy);
 	if (!st.s)

@@ -223,6 +223,9 @@ static int deliver_sample(struct perfev_session *s, const struct perfev_data_eve
 				continue;
 			out.evsel = e;
 			out.period = id_delta(s, c[i].id, c[i].val);
+			/* A member that did not count since its last sample has nothing to add (perf skips it). */
+			if (!out.period)
+				continue;
 			es = evsel_stats(s, e);
 			if (es) {
 				es->nr_samples++;
