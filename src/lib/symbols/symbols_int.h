@@ -112,6 +112,12 @@ struct sym_builder {
 	struct perfev_symbol *syms;
 	unsigned char *prio; /* per symbol: which of two at one address to keep */
 	size_t n, cap;
+	/*
+	 * Of several names at one address keep the one added last, whatever
+	 * their prio: perf keeps every kallsyms alias and its lookup lands on
+	 * the last ("__x64_sys_vfork", after "__ia32_sys_vfork").
+	 */
+	bool last_wins;
 };
 int sym_builder__add(struct sym_builder *b, uint64_t start, uint64_t size, const char *name,
 		     size_t name_len, unsigned prio);
