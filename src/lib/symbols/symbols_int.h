@@ -141,10 +141,12 @@ struct elf_info {
 };
 int elf__inspect(void *elf, const char *name, struct elf_info *info);
 /*
- * Function symbols from .symtab, else (when dynsym_ok) .dynsym, into d;
- * -ENOENT without either.
+ * Function symbols from .symtab, else (when dynsym_ok) .dynsym, into d, with
+ * "NAME@plt" for the PLT entries of plt_elf (the file that runs; NULL: none);
+ * -ENOENT without either table.
  */
-int elf_syms__load(struct perfev_dso *d, void *elf, const char *name, bool dynsym_ok);
+int elf_syms__load(struct perfev_dso *d, void *elf, const char *name, bool dynsym_ok,
+		   void *plt_elf);
 /* The PT_LOAD segments, for perfev_dso__map_ip(). */
 int elf_segs__load(struct perfev_dso *d, void *elf, const char *name);
 /* Loads a DSO_FILE: finds the file (build id, cache), then its symbols. */
