@@ -395,7 +395,7 @@ static void print_header(struct report_state *st, size_t evsel, uint64_t samples
 	struct perfev_data_reader *r = perfev_session__reader(st->s);
 	char unit;
 
-	printf("#\n# Total Lost Samples: %" PRIu64 "\n#\n", lost);
+	(void)lost;
 	samples = abbreviated(samples, &unit);
 	printf("# Samples: %" PRIu64 "%c of event '%s'\n", samples, unit,
 	       perfev_data_reader__evsel_name(r, evsel));
@@ -469,6 +469,8 @@ int cmd_report(int argc, char **argv)
 			  "'perfev report --sort comm,pid,dso' lists what is there", o.input);
 		goto out;
 	}
+	/* Once, for the whole file, as perf: the LOST_SAMPLES records' count. */
+	printf("#\n# Total Lost Samples: %" PRIu64 "\n#\n", ss->nr_lost_samples);
 	for (size_t i = 0; i < st.nr_profiles; i++)
 		if (st.profiles[i])
 			print_table(&st, i);

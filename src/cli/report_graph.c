@@ -44,7 +44,7 @@ static uint32_t cnode_new(struct chains *c, uint32_t frame)
 	return c->nr++;
 }
 
-static void chain_add(struct chains *c, const uint32_t *frames, size_t nr, uint64_t w)
+static void chain_add(struct chains *c, const uint32_t *frames, size_t nr, uint64_t w, bool ends)
 {
 	uint32_t cur = 0;
 
@@ -67,7 +67,8 @@ static void chain_add(struct chains *c, const uint32_t *frames, size_t nr, uint6
 		c->n[k].weight += w;
 		cur = k;
 	}
-	c->n[cur].ends += w;
+	if (ends)
+		c->n[cur].ends += w;
 }
 
 struct gctx {
@@ -274,12 +275,19 @@ static void add_descendants(struct gctx *g, uint32_t node, size_t base)
 		const struct perfev_profile_node *n = perfev_profile__node(g->p, v);
 		size_t len;
 
-		/* A descendant below the threshold cannot make a visible branch, nor can its own. */
-		if (n->total < g->min)
-			continue;
 		len = path_to(g, v);
+		/*
+		 * A descendant below the threshold cannot make a visible branch, nor can
+		 * its own; its weight still counts for its callers' (perf hides such
+		 * branches only when printing), not as chains ending there.
+		 */
+		if (n->total < g->min) {
+			if (g->o->graph == GRAPH_GRAPH && len >= base)
+				chain_add(&g->c, g->path + base - 1, len - base, n->total, false);
+			continue;
+		}
 		if (n->self && len > base)
-			chain_add(&g->c, g->path + base - 1, len - base + 1, n->self);
+			chain_add(&g->c, g->path + base - 1, len - base + 1, n->self, true);
 		for (uint32_t c = n->first_child; c != NONE; c = perfev_profile__node(g->p, c)->next_sibling)
 			if (!stack_push(g, &sp, c))
 				return;
@@ -310,11 +318,11 @@ static void add_self_chain(struct gctx *g, uint32_t node, const struct perfev_pr
 		return;
 	len = path_to(g, node);
 	if (g->o->caller) {
-		chain_add(&g->c, g->path, len, n->self);
+		chain_add(&g->c, g->path, len, n->self, true);
 	} else {
 		/* The entry's frame, then its callers nearest first, as perf draws it. */
 		reverse(g->path, len);
-		chain_add(&g->c, g->path, len, n->self);
+		chain_add(&g->c, g->path, len, n->self, true);
 	}
 }
 
@@ -330,7 +338,7 @@ static void add_children_chains(struct gctx *g, const struct perfev_profile_tabl
 
 	if (n->self && g->o->caller) {
 		len = path_to(g, node);
-		chain_add(&g->c, g->path, len, n->self);
+		chain_add(&g->c, g->path, len, n->self, true);
 	}
 	if (!outermost(g->p, t, node, idx))
 		return;
@@ -339,7 +347,7 @@ static void add_children_chains(struct gctx *g, const struct perfev_profile_tabl
 		add_descendants(g, node, len);
 	} else {
 		reverse(g->path, len);
-		chain_add(&g->c, g->path, len, n->total);
+		chain_add(&g->c, g->path, len, n->total, true);
 	}
 }
 

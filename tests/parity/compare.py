@@ -20,6 +20,22 @@ import re
 import sys
 
 TOLERANCE = 0.1
+
+# Deliberate differences (docs/perf-differences.md), undone on perf's side before comparing.
+# 1. glibc's internal aliases: perf names a libc function by the __GI_ alias of its debug
+#    file's .symtab (__GI___libc_write), perfev by its public name (write).
+#    Both are reduced to the bare name: "__GI_", "__libc_" and the underscores dropped.
+GI_ALIAS = re.compile(r"\b(?:__GI_+|__libc_)(?:libc_)?([A-Za-z0-9_]+)")
+
+
+#    Likewise an exported weak name against a local alias with leading underscores
+#    (closedir, __closedir): names are compared without their leading underscores.
+UNDERSCORES = re.compile(r"(?<![A-Za-z0-9_])_+(?=[A-Za-z])")
+
+
+def deliberate(text):
+    """A text with the names deliberately different reduced to what both tools agree on."""
+    return UNDERSCORES.sub("", GI_ALIAS.sub(lambda m: m.group(1), text))
 PCT = re.compile(r"(-?[0-9]+\.[0-9]+)%")
 
 
@@ -187,9 +203,9 @@ def main():
     if len(sys.argv) != 4 or sys.argv[1] not in ("report", "script"):
         sys.exit(__doc__)
     with open(sys.argv[2], errors="replace") as f:
-        ptext = f.read()
+        ptext = deliberate(f.read())
     with open(sys.argv[3], errors="replace") as f:
-        vtext = f.read()
+        vtext = deliberate(f.read())
     fn = compare_report if sys.argv[1] == "report" else compare_script
     total, matched, worst, problems = fn(ptext, vtext)
     print("rows %d/%d maxdiff %.2f" % (matched, total, worst))
