@@ -6,7 +6,8 @@
  *	[0]	log2 of the data size, 3..16 (taken modulo 14, plus 3)
  *	[1]	bit 0 overwrite, bit 1 bulk (peek/consume) instead of next(),
  *		bit 2 data_head is tail + [2..9] masked to twice the size (a
- *		plausible head) rather than [2..9] itself
+ *		plausible head) rather than [2..9] itself, bit 3 batches
+ *		(ring__batch, every record shown) instead of next()
  *	[2..9]	data_head (or its distance from the tail)
  *	[10..17] data_tail
  *
@@ -87,6 +88,20 @@ static void read_bulk(struct perfev_ring *r)
 	}
 }
 
+static void read_batch(struct perfev_ring *r)
+{
+	struct ring_batch b;
+	int left = 1 << 30;
+
+	for (int i = 0; i < 2 && ring__batch(r, "fuzz", ~0ull, touch_cb, &left, &b) == 0; i++) {
+		if (b.len != b.span[0].len + b.span[1].len || b.len > perfev_ring__size(r))
+			__builtin_trap();
+		touch(b.span[0].base, b.span[0].len);
+		touch(b.span[1].base, b.span[1].len);
+		ring__batch_done(r, &b);
+	}
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	struct perf_event_mmap_page *page;
@@ -129,6 +144,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		perfev_ring__snapshot(r, touch_cb, &left);
 	} else if (flags & 2) {
 		read_bulk(r);
+		read_forward(r);
+	} else if (flags & 8) {
+		read_batch(r);
 		read_forward(r);
 	} else {
 		read_forward(r);

@@ -78,7 +78,6 @@ struct perfev_list_opts {
 				   thread) and drop those the kernel refuses */
 	size_t :0;
 };
-#define perfev_list_opts__last_field only_openable
 
 /*
  * Calls cb for every event of the requested kinds this machine has, in a

@@ -87,9 +87,15 @@ struct perfev_open_opts {
 	bool skip_unsupported;
 	/* cgroup to monitor (path under the cgroup2 mount or absolute); needs CPUs. */
 	const char *cgroup;
+	/*
+	 * The CPUs as a map (perfev_cpu_map__new()) rather than as cpus' text,
+	 * one or the other; the list keeps a copy.  With pid >= 0 each task is
+	 * followed on each of these CPUs, as an inherited event must be to be
+	 * mapped.
+	 */
+	const struct perfev_cpu_map *cpu_map;
 	size_t :0;
 };
-#define perfev_open_opts__last_field cgroup
 
 /*
  * Opens every event: group leaders first, members with their leader's fd,
@@ -214,7 +220,6 @@ struct perfev_mmap_opts {
 	size_t aux_pages;  /* AUX area per ring, 0 for none */
 	size_t :0;
 };
-#define perfev_mmap_opts__last_field aux_pages
 
 struct perfev_ring;
 PERFEV_API int perfev_evlist__mmap(struct perfev_evlist *evlist, const struct perfev_mmap_opts *opts);

@@ -6,7 +6,7 @@
  *	struct perfev_data_writer *w = perfev_data_writer__new(fd, &o);
  *	perfev_data_writer__add_attr(w, &attr, ids, nr_ids, "cpu-clock");
  *	perfev_data_writer__start(w);           // header, attrs (and ids)
- *	... perfev_data_writer__write(w, records, len); per drained ring ...
+ *	... perfev_data_writer__write_ring(w, ring, NULL); per ring ...
  *	perfev_data_writer__finished_round(w);  // after each drain of every ring
  *	perfev_data_writer__finish(w);          // feature sections, final header
  *	perfev_data_writer__delete(w);
@@ -62,6 +62,7 @@
 #include <stdint.h>
 
 #include "perfev/common.h"
+#include "perfev/ring.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -148,7 +149,6 @@ struct perfev_data_writer_opts {
 	unsigned int header_sync_ms;
 	size_t :0;
 };
-#define perfev_data_writer_opts__last_field header_sync_ms
 
 /*
  * A writer onto fd (not owned; in file mode a seekable fd without
@@ -214,6 +214,40 @@ PERFEV_API int perfev_data_writer__start(struct perfev_data_writer *w);
  */
 PERFEV_API int perfev_data_writer__write(struct perfev_data_writer *w, const void *buf,
 					 size_t len);
+struct perfev_write_ring_opts {
+	size_t sz; /* sizeof(struct perfev_write_ring_opts) */
+	/*
+	 * Records the caller wants to see as they go by (a recorder noting
+	 * build ids, counting samples): each record whose type t is below 64
+	 * with bit (1ull << t) set in types is passed to fn whole, joined if it
+	 * wraps around the end of the ring, valid during the call only, before
+	 * anything of the ring is written.  fn returns 0 to go on; any other
+	 * value stops: nothing of the ring is written or consumed, and
+	 * write_ring() returns that value (a later call shows the same records
+	 * again).
+	 */
+	uint64_t types;
+	perfev_ring_fn_t fn;
+	void *ctx;
+	size_t :0;
+};
+
+/*
+ * Appends what ring holds (a forward ring of an event whose attr was added)
+ * to the data and hands the space back to the kernel: the bytes as they lie
+ * in the ring, in one writev(2) even when they wrap around its end.  Each
+ * record is accounted once, in the ring's perfev_ring__stats() (records,
+ * PERF_RECORD_LOST and LOST_SAMPLES counts, throttling), when its bytes are
+ * written.  opts may be NULL.  Returns the bytes written (0: the ring was
+ * empty), or a negative error with nothing consumed: the writer's (a
+ * failed write sticks, as with write()); -PERFEV_ERR_FORMAT when a record
+ * header in the ring is malformed (nothing is written, and the ring cannot
+ * be read any more); -EINVAL for an overwrite ring; fn's value.
+ */
+PERFEV_API int64_t perfev_data_writer__write_ring(struct perfev_data_writer *w,
+						  struct perfev_ring *ring,
+						  const struct perfev_write_ring_opts *opts);
+
 /*
  * Appends a PERF_RECORD_FINISHED_ROUND and (file mode) rewrites the header
  * with the data size up to here and no features: a file whose writer dies

@@ -66,7 +66,6 @@ struct perfev_data_reader_opts {
 	void *warn_ctx;
 	size_t :0;
 };
-#define perfev_data_reader_opts__last_field warn_ctx
 
 /*
  * Opens path ("-": standard input, which may be a pipe) and reads the

@@ -53,7 +53,6 @@ struct perfev_profile_opts {
 	bool background;
 	size_t :0;
 };
-#define perfev_profile_opts__last_field background
 
 /* A function (or an unresolved address) in the tree. */
 struct perfev_profile_frame {

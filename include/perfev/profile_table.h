@@ -51,7 +51,6 @@ struct perfev_profile_table_opts {
 	bool children;
 	size_t :0;
 };
-#define perfev_profile_table_opts__last_field children
 
 /* One entry: the node its keys were taken from first, and its weights. */
 struct perfev_profile_entry {

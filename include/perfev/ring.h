@@ -22,7 +22,8 @@
  * Bulk mode, for copying raw bytes to a file without looking at them:
  * perfev_ring__peek() gives the unread bytes as at most two spans (two when
  * they wrap around the end of the buffer), perfev_ring__consume() hands them
- * back.
+ * back.  To perf.data, perfev_data_writer__write_ring() does both and
+ * accounts the records as next() does.
  *
  * Overwrite mode (opts.overwrite, the event opened with write_backward): the
  * kernel never waits for the reader and overwrites the oldest records;
@@ -63,7 +64,6 @@ struct perfev_ring_opts {
 	size_t aux_pages;
 	size_t :0;
 };
-#define perfev_ring_opts__last_field aux_pages
 
 /*
  * Maps the ring of fd.  NULL with errno set (and perfev_last_error()
@@ -132,9 +132,9 @@ PERFEV_API int perfev_ring__snapshot(struct perfev_ring *ring, perfev_ring_fn_t 
 
 /*
  * Losses seen by the reader: totals of the PERF_RECORD_LOST, LOST_SAMPLES,
- * THROTTLE and UNTHROTTLE records that next() and snapshot() returned (bulk
- * peek/consume does not look inside records; perfev_ring__account() adds
- * one record by hand).
+ * THROTTLE and UNTHROTTLE records that next() and snapshot() returned, and
+ * perfev_data_writer__write_ring() wrote (bulk peek/consume does not look
+ * inside records; perfev_ring__account() adds one record by hand).
  */
 struct perfev_ring_stats {
 	uint64_t records; /* records returned (and accounted by hand) */

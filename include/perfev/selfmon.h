@@ -114,7 +114,6 @@ struct perfev_selfmon_opts {
 	bool precise_times;
 	size_t :0;
 };
-#define perfev_selfmon_opts__last_field precise_times
 
 /* One counter reading. */
 struct perfev_selfmon_value {

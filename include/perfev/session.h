@@ -48,7 +48,6 @@ struct perfev_session_opts {
 	uint32_t max_frames;
 	size_t :0;
 };
-#define perfev_session_opts__last_field max_frames
 
 /* NULL with errno set and perfev_last_error() saying why (as perfev_data_reader__open()). */
 PERFEV_API struct perfev_session *perfev_session__open(const char *path,

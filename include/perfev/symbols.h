@@ -61,7 +61,6 @@ struct perfev_symbolizer_opts {
 	bool demangle_params;
 	size_t :0;
 };
-#define perfev_symbolizer_opts__last_field demangle_params
 
 /* NULL with errno set (EINVAL: bad opts; ENOMEM). */
 PERFEV_API struct perfev_symbolizer *

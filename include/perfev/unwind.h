@@ -53,7 +53,6 @@ struct perfev_unwinder_opts {
 	const char *debuginfo_path;
 	size_t :0;
 };
-#define perfev_unwinder_opts__last_field debuginfo_path
 
 PERFEV_API struct perfev_unwinder *perfev_unwinder__new(const struct perfev_unwinder_opts *opts);
 PERFEV_API void perfev_unwinder__delete(struct perfev_unwinder *u);

@@ -160,9 +160,7 @@ static bool parse_args(int argc, char **argv, struct record_opts *o, struct cli_
 		return false;
 	/* What the recording reads, by the names it reads them. */
 	o->events = a->events;
-	o->pid = a->target.pid;
-	o->all_cpus = a->target.all_cpus;
-	o->cpus = a->target.cpus;
+	o->target = a->target;
 	o->output = a->output;
 	o->quiet = a->quiet;
 	o->argv = a->operands;

@@ -8,6 +8,7 @@
 #include <sys/types.h>
 
 #include "perfev/perfev.h"
+#include "target.h"
 
 enum callgraph_mode { CG_NONE, CG_FP, CG_DWARF };
 
@@ -18,9 +19,7 @@ struct record_opts {
 	bool freq_given;
 	enum callgraph_mode callgraph;
 	long stack_size; /* --call-graph dwarf,SIZE */
-	long pid;
-	bool all_cpus;
-	const char *cpus;
+	struct cli_target target; /* -p, -a, -C */
 	long mmap_pages;
 	int compress_level;
 	const char *output;

@@ -50,7 +50,7 @@ int record_config_evlist(struct perfev_evlist *el, const struct record_opts *o)
 	long freq = o->freq;
 	long max = max_sample_rate();
 	bool first = true;
-	bool per_cpu = o->all_cpus || o->cpus;
+	bool per_cpu = cli_target__system_wide(&o->target);
 
 	if (!o->period && max > 0 && freq > max) {
 		if (o->freq_given)

@@ -17,8 +17,6 @@
 #include "run.h"
 #include "sigwait.h"
 
-#define MAX_RECORD 65536
-
 struct session {
 	struct record_opts *o;
 	struct perfev_evlist *el;
@@ -27,35 +25,13 @@ struct session {
 	int fd;
 	const char *path;
 	struct cli_run run; /* the command, or -p's process */
-	pid_t child;	    /* run.child, as open_events() reads it */
 	bool failed;	   /* a write or a ring failed: stop recording */
-	uint64_t samples;  /* PERF_RECORD_SAMPLE records written */
-	uint64_t lost;	   /* records the kernel dropped (PERF_RECORD_LOST) */
-	uint64_t lost_samples;
+	uint64_t samples;  /* PERF_RECORD_SAMPLE records of the rounds written */
+	uint64_t round_samples; /* those of the round being written */
 	uint64_t rounds;
-	unsigned char *rec; /* one record gathered from a wrapped span */
 	unsigned char *synth;
 	size_t synth_len, synth_cap;
 };
-
-/* Copies n bytes at pos of the (at most two) spans into dst; pos + n is within them. */
-static void spans_gather(const struct perfev_span sp[2], size_t pos, void *dst, size_t n)
-{
-	unsigned char *d = dst;
-
-	if (pos < sp[0].len) {
-		size_t k = sp[0].len - pos < n ? sp[0].len - pos : n;
-
-		memcpy(d, (const unsigned char *)sp[0].base + pos, k);
-		d += k;
-		n -= k;
-		pos = 0;
-	} else {
-		pos -= sp[0].len;
-	}
-	if (n)
-		memcpy(d, (const unsigned char *)sp[1].base + pos, n);
-}
 
 static void note_build_id(struct session *s, const void *rec, size_t size)
 {
@@ -71,115 +47,45 @@ static void note_build_id(struct session *s, const void *rec, size_t size)
 					 r.mmap2.build_id_size, r.mmap2.filename);
 }
 
-/*
- * Looks at each record's header only (and the few record kinds the summary
- * and the build-id table need), so the bytes can go to the file as they
- * lie in the ring, in at most two writes.
- */
-static int account_spans(struct session *s, const struct perfev_span sp[2], size_t total,
-			 size_t *split)
+/* The records the summary and the build-id table need, as the writer passes them. */
+static int seen(const void *rec, size_t size, void *ctx)
 {
-	size_t pos = 0;
-
-	*split = SIZE_MAX;
-
-	while (pos < total) {
-		struct perf_event_header h;
-		uint64_t body[2];
-
-		if (total - pos < sizeof(h))
-			goto bad;
-		spans_gather(sp, pos, &h, sizeof(h));
-		if (h.size < sizeof(h) || h.size > total - pos)
-			goto bad;
-		if (pos < sp[0].len && pos + h.size > sp[0].len)
-			*split = pos; /* this record wraps around the end of the ring */
-		switch (h.type) {
-		case PERF_RECORD_SAMPLE:
-			s->samples++;
-			break;
-		case PERF_RECORD_LOST:
-			if (h.size >= sizeof(h) + 16) {
-				spans_gather(sp, pos + sizeof(h), body, 16);
-				s->lost += body[1];
-			}
-			break;
-		case PERF_RECORD_LOST_SAMPLES:
-			if (h.size >= sizeof(h) + 8) {
-				spans_gather(sp, pos + sizeof(h), body, 8);
-				s->lost_samples += body[0];
-			}
-			break;
-		case PERF_RECORD_MMAP2:
-			if (h.misc & PERF_RECORD_MISC_MMAP_BUILD_ID) {
-				spans_gather(sp, pos, s->rec, h.size);
-				note_build_id(s, s->rec, h.size);
-			}
-			break;
-		}
-		pos += h.size;
-	}
-	return 0;
-bad:
-	cli_error("a ring buffer holds a malformed record at byte %zu of %zu read; "
-		  "stopping (the file keeps what was written before)",
-		  pos, total);
-	return -1;
-}
-
-static int write_chunk(struct session *s, const void *p, size_t len)
-{
-	if (len && perfev_data_writer__write(s->w, p, len) < 0) {
-		cli_error("%s", perfev_last_error());
-		return -1;
-	}
-	return 0;
-}
-
-/*
- * The writer takes whole records, so the one record that wraps around the
- * end of the ring (if any) is joined in a copy between the two spans.
- */
-static int write_spans(struct session *s, const struct perfev_span sp[2], size_t split)
-{
-	const unsigned char *b0 = sp[0].base, *b1 = sp[1].base;
+	struct session *s = ctx;
 	struct perf_event_header h;
-	size_t tail;
 
-	if (split == SIZE_MAX) {
-		if (write_chunk(s, b0, sp[0].len) < 0)
-			return -1;
-		return write_chunk(s, b1, sp[1].len);
-	}
-	spans_gather(sp, split, &h, sizeof(h));
-	spans_gather(sp, split, s->rec, h.size);
-	tail = split + h.size - sp[0].len;
-	if (write_chunk(s, b0, split) < 0 || write_chunk(s, s->rec, h.size) < 0)
-		return -1;
-	return write_chunk(s, b1 + tail, sp[1].len - tail);
+	memcpy(&h, rec, sizeof(h));
+	if (h.type == PERF_RECORD_SAMPLE)
+		s->round_samples++;
+	else if (h.misc & PERF_RECORD_MISC_MMAP_BUILD_ID)
+		note_build_id(s, rec, size);
+	return 0;
 }
 
 static int drain(struct session *s)
 {
+	struct perfev_write_ring_opts wo = {
+		.sz = sizeof(wo),
+		.types = 1ull << PERF_RECORD_SAMPLE | 1ull << PERF_RECORD_MMAP2,
+		.fn = seen,
+		.ctx = s,
+	};
 	int n = perfev_evlist__nr_rings(s->el);
 	bool any = false;
 
+	s->round_samples = 0;
 	for (int i = 0; i < n; i++) {
-		struct perfev_ring *r = perfev_evlist__ring(s->el, i);
-		struct perfev_span sp[2] = { { 0 } };
-		size_t total = perfev_ring__peek(r, sp), split;
+		int64_t ret = perfev_data_writer__write_ring(s->w, perfev_evlist__ring(s->el, i), &wo);
 
-		if (!total)
-			continue;
-		uint64_t samples = s->samples;
-
-		if (account_spans(s, sp, total, &split) < 0 || write_spans(s, sp, split) < 0) {
-			/* The summary counts what the file holds. */
-			s->samples = samples;
+		if (ret == -PERFEV_ERR_FORMAT) {
+			cli_error("%s; stopping (the file keeps what was written before)",
+				  perfev_last_error());
 			return -1;
 		}
-		perfev_ring__consume(r, total);
-		any = true;
+		if (ret < 0) {
+			cli_error("%s", perfev_last_error());
+			return -1;
+		}
+		any |= ret > 0;
 	}
 	if (any) {
 		s->rounds++;
@@ -187,6 +93,8 @@ static int drain(struct session *s)
 			cli_error("%s", perfev_last_error());
 			return -1;
 		}
+		/* The summary counts what the file holds: rounds that were completed. */
+		s->samples += s->round_samples;
 	}
 	return 0;
 }
@@ -229,10 +137,11 @@ static int synthesize(struct session *s)
 	if (n > 0)
 		perfev_data_writer__add_build_id(s->w, -1, PERF_RECORD_MISC_KERNEL, bid, (size_t)n,
 						 PERFEV_KERNEL_DSO_NAME);
-	if (s->o->all_cpus || s->o->cpus)
+	if (cli_target__system_wide(&s->o->target))
 		err = perfev_synth__all(&s->fmt0, synth_collect, s);
 	else
-		err = perfev_synth__process(&s->fmt0, s->child > 0 ? s->child : (pid_t)s->o->pid,
+		err = perfev_synth__process(&s->fmt0,
+					    s->run.child > 0 ? s->run.child : (pid_t)s->o->target.pid,
 					    synth_collect, s);
 	if (err == -ENOMEM)
 		goto nomem;
@@ -253,22 +162,6 @@ nomem:
 	return -1;
 }
 
-static char *online_cpus(void)
-{
-	char buf[4096];
-	FILE *f = fopen("/sys/devices/system/cpu/online", "re");
-	size_t n = 0;
-
-	if (f) {
-		n = fread(buf, 1, sizeof(buf) - 1, f);
-		fclose(f);
-	}
-	while (n && (buf[n - 1] == '\n' || buf[n - 1] == ' '))
-		n--;
-	buf[n] = 0;
-	return strdup(n ? buf : "0");
-}
-
 static bool unsupported(int err)
 {
 	return err == -ENOENT || err == -EOPNOTSUPP || err == -ENODEV;
@@ -278,20 +171,19 @@ static bool unsupported(int err)
 static int open_events(struct session *s)
 {
 	struct record_opts *o = s->o;
-	bool system_wide = o->all_cpus || o->cpus;
-	char *cpus = system_wide ? NULL : online_cpus();
+	bool system_wide = cli_target__system_wide(&o->target);
+	/* A task's events are inherited, which the kernel maps only per CPU: every online one. */
+	struct perfev_cpu_map *online = system_wide ? NULL : perfev_cpu_map__new(NULL);
 	const char *spec = o->events ? o->events : "cycles";
-	struct perfev_open_opts oo = {
-		.sz = sizeof(oo),
-		.pid = system_wide ? -1 : s->child > 0 ? s->child : (pid_t)o->pid,
-		.cpus = system_wide ? o->cpus : cpus,
-		.system_wide = system_wide,
-		.attach_all_threads = !system_wide && o->pid > 0,
-		.inherit = !system_wide && !o->no_inherit,
-		.enable_on_exec = !system_wide && s->child > 0,
-	};
+	struct perfev_open_opts oo = { .sz = sizeof(oo), .cpu_map = online };
 	int err = -1;
 
+	cli_target__open_opts(&o->target, s->run.child, !o->no_inherit, &oo);
+
+	if (!system_wide && !online) {
+		cli_error("%s", perfev_last_error());
+		return -1;
+	}
 	for (int attempt = 0; attempt < 2; attempt++) {
 		s->el = perfev_evlist__new();
 		if (!s->el || perfev_evlist__add_events(s->el, spec) < 0) {
@@ -326,7 +218,7 @@ static int open_events(struct session *s)
 	if (err)
 		cli_error("%s", perfev_last_error());
 out:
-	free(cpus);
+	perfev_cpu_map__delete(online);
 	return err ? -1 : 0;
 }
 
@@ -410,7 +302,7 @@ static int record_loop(struct session *s)
 		int sig = cli_run__take_signal(&s->run);
 
 		/* A command got the signal too, and recording goes on until it ends. */
-		if (sig && s->child <= 0)
+		if (sig && s->run.child <= 0)
 			return sig;
 	}
 }
@@ -458,11 +350,19 @@ static int open_output(struct session *s)
 static void summary(const struct session *s)
 {
 	double mb = (double)perfev_data_writer__bytes_written(s->w) / (1024.0 * 1024.0);
+	uint64_t nr_lost = 0;
 	char lost[128] = "";
 
-	if (s->lost || s->lost_samples)
+	/* What the PERF_RECORD_LOST and LOST_SAMPLES records written say the kernel dropped. */
+	for (int i = 0; i < perfev_evlist__nr_rings(s->el); i++) {
+		struct perfev_ring_stats st;
+
+		perfev_ring__stats(perfev_evlist__ring(s->el, i), &st);
+		nr_lost += st.lost + st.lost_samples;
+	}
+	if (nr_lost)
 		snprintf(lost, sizeof(lost), ", %llu lost (try -m with more pages or a lower -F)",
-			 (unsigned long long)(s->lost + s->lost_samples));
+			 (unsigned long long)nr_lost);
 	else
 		snprintf(lost, sizeof(lost), ", 0 lost");
 	fprintf(stderr, "%s: %llu samples%s, %.3f MB written to %s\n", cli_cmd_name,
@@ -476,16 +376,14 @@ int record_run(struct record_opts *o)
 	int ret = 1, sig = 0;
 
 	s.path = o->output ? o->output : PERFEV_DATA_FILE_DEFAULT;
-	s.rec = malloc(MAX_RECORD);
-	if (!s.rec || sigwait_install()) {
+	if (sigwait_install()) {
 		cli_error("cannot set up: %s", strerror(errno));
 		goto out;
 	}
 	if (open_output(&s) < 0)
 		goto out;
-	if (!cli_run__prepare(&s.run, o->argv, (pid_t)o->pid))
+	if (!cli_run__prepare(&s.run, o->argv, (pid_t)o->target.pid))
 		goto out;
-	s.child = s.run.child;
 	if (open_events(&s) < 0 || start_writer(&s) < 0 || synthesize(&s) < 0)
 		goto out;
 	if (perfev_evlist__add_pollfd(s.el, sigwait_fd) < 0 ||
@@ -497,9 +395,9 @@ int record_run(struct record_opts *o)
 	if (ret)
 		goto out_finish;
 	sig = record_loop(&s);
-	if (s.failed && s.child > 0 && !s.run.child_done) {
+	if (s.failed && s.run.child > 0 && !s.run.child_done) {
 		cli_note("stopping the command (SIGTERM): nothing more can be recorded");
-		kill(s.child, SIGTERM);
+		kill(s.run.child, SIGTERM);
 	}
 	cli_run__reap(&s.run, true);
 	ret = s.failed ? 1 : cli_run__exit_status(&s.run);
@@ -525,7 +423,6 @@ out:
 		ret = 1;
 	}
 	free(s.synth);
-	free(s.rec);
 	if (sig)
 		sigwait_reraise(sig);
 	return ret;

@@ -19,6 +19,28 @@ else
 	not_ok "exported symbols are exactly the PERFEV_API declarations" "$(diff "$TMP/declared" "$TMP/exported" | head -n 20)"
 fi
 check "every exported symbol carries the version node" sh -c "nm -D --defined-only '$SO' | awk '\$2 == \"T\"' | grep -v -c '@@PERFEV_0.1.0' | grep -qx 0"
+# Functions only: a variable in the ABI could never change size or meaning.
+nm -D --defined-only "$SO" | awk '$2 != "T" && $3 != "PERFEV_0.1.0"' >"$TMP/not_functions"
+if [ -s "$TMP/not_functions" ]; then
+	not_ok "libperfev.so exports functions only" "$(head -n 10 "$TMP/not_functions")"
+else
+	ok "libperfev.so exports functions only"
+fi
+# Each name (or pattern) the version script makes global is something the library exports.
+sed -n '/global:/,/local:/p' src/lib/libperfev.map | sed '1d;$d' | tr -d ' \t;' | grep -v '^$' >"$TMP/globals"
+: >"$TMP/unmatched"
+while read -r pat; do
+	found=0
+	while read -r sym; do
+		case $sym in $pat) found=1 && break ;; esac
+	done <"$TMP/exported"
+	[ $found = 1 ] || echo "$pat" >>"$TMP/unmatched"
+done <"$TMP/globals"
+if [ -s "$TMP/globals" ] && [ ! -s "$TMP/unmatched" ]; then
+	ok "every name libperfev.map exports is in libperfev.so ($(tr '\n' ' ' <"$TMP/globals"))"
+else
+	not_ok "every name libperfev.map exports is in libperfev.so" "not found: $(cat "$TMP/unmatched")"
+fi
 
 make --no-print-directory -s BUILD="$BUILD_DIR" $SANARG install PREFIX=/opt/perfev DESTDIR="$TMP/root" >"$TMP/install.log" 2>&1
 check "make install honours PREFIX and DESTDIR" sh -c "[ -f '$TMP/root/opt/perfev/include/perfev/perfev.h' ] && [ -x '$TMP/root/opt/perfev/bin/perfev' ] && [ -f '$TMP/root/opt/perfev/lib/libperfev.a' ] && [ -L '$TMP/root/opt/perfev/lib/libperfev.so.0' ] && [ -f '$TMP/root/opt/perfev/share/man/man1/perfev-stat.1' ] && [ -f '$TMP/root/opt/perfev/share/man/man3/libperfev.3' ]"

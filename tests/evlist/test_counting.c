@@ -466,6 +466,39 @@ static void test_workload_exec_failures(void **state)
 	assert_int_equal(kill(pid, 0), -1);
 }
 
+/* A CPU map instead of a list's text: the calling thread followed on each online CPU. */
+static void test_open_on_a_cpu_map(void **state)
+{
+	(void)state;
+	struct perfev_cpu_map *online = perfev_cpu_map__new(NULL);
+	struct perfev_evlist *el = perfev_evlist__new();
+	struct perfev_open_opts o = { .sz = sizeof(o), .pid = 0, .cpu_map = online };
+	const struct perfev_cpu_map *cm;
+	struct perfev_counts c;
+	volatile uint64_t x = 0;
+
+	assert_non_null(online);
+	assert_int_equal(perfev_evlist__add_events(el, "task-clock"), 0);
+	o.cpus = "0";
+	assert_int_equal(perfev_evlist__open(el, &o), -EINVAL);
+	assert_non_null(strstr(perfev_last_error(), "cpu_map"));
+	o.cpus = NULL;
+	assert_int_equal(perfev_evlist__open(el, &o), 0);
+	/* The list keeps a copy: the caller's map may go. */
+	perfev_cpu_map__delete(online);
+	cm = perfev_evlist__cpus(el);
+	assert_true(perfev_cpu_map__nr(cm) >= 1);
+	assert_int_equal(perfev_cpu_map__cpu(cm, 0), 0);
+	assert_int_equal(perfev_thread_map__nr(perfev_evlist__threads(el)), 1);
+	for (int i = 0; i < 3000000; i++)
+		x += (uint64_t)i;
+	assert_true(x > 0);
+	assert_int_equal(perfev_evlist__read(el), 0);
+	assert_int_equal(perfev_evsel__counts_total(perfev_evlist__next_evsel(el, NULL), &c), 0);
+	assert_true(c.val > 0);
+	perfev_evlist__delete(el);
+}
+
 static void test_open_errors(void **state)
 {
 	(void)state;
@@ -504,6 +537,7 @@ int main(void)
 		cmocka_unit_test(test_attach_to_all_threads),
 		cmocka_unit_test(test_unsupported_events_explained),
 		cmocka_unit_test(test_workload_exec_failures),
+		cmocka_unit_test(test_open_on_a_cpu_map),
 		cmocka_unit_test(test_open_errors),
 	};
 

@@ -1,7 +1,7 @@
 /*
  * Rings over plain memory, the test playing the kernel: records crossing the
  * end, malformed headers, bulk spans, overwrite snapshots with the oldest
- * record partly overwritten, loss accounting.  Deterministic where the
+ * record partly overwritten, loss accounting, batches accounted when done.  Deterministic where the
  * kernel is not.
  */
 #include <stdarg.h>
@@ -415,6 +415,131 @@ static void test_loss_accounting(void **state)
 	sim_free(&s);
 }
 
+struct seen {
+	int n, in_place, stop_at;
+	uint32_t types[16];
+	uint64_t lost; /* PERF_RECORD_LOST counts as the callback read them */
+};
+
+static int seen_cb(const void *rec, size_t size, void *ctx)
+{
+	struct seen *sn = ctx;
+	struct perf_event_header h;
+	uint64_t v;
+
+	memcpy(&h, rec, sizeof(h));
+	assert_int_equal(h.size, size);
+	if (h.type == PERF_RECORD_LOST) {
+		memcpy(&v, (const unsigned char *)rec + 16, sizeof(v));
+		sn->lost += v;
+	}
+	if (sn->n < 16)
+		sn->types[sn->n] = h.type;
+	sn->n++;
+	return sn->n == sn->stop_at ? 4321 : 0;
+}
+
+/*
+ * A LOST record whose count lies across the end of the ring, a SAMPLE
+ * crossing it too: the batch counts them once, when handed back, and shows
+ * the callback only the types asked for, whole.
+ */
+static void test_batch_accounts_once_when_done(void **state)
+{
+	(void)state;
+	const uint64_t lost[] = { 11, 5 }, ls[] = { 3 }, thr[] = { 1, 11, 0 };
+	struct perfev_ring_stats st;
+	struct ring_batch b;
+	struct seen sn = { 0 };
+	uint64_t types = 1ull << PERF_RECORD_LOST | 1ull << PERF_RECORD_SAMPLE;
+	struct sim s;
+
+	/* The LOST record starts 16 bytes before the end: its count is the first 8 at the start. */
+	sim_init(&s, 256, false, 256 - 16);
+	put_body(&s, PERF_RECORD_LOST, lost, 2);
+	put_body(&s, PERF_RECORD_THROTTLE, thr, 3);
+	put_body(&s, PERF_RECORD_LOST_SAMPLES, ls, 1);
+	sim_write(&s, PERF_RECORD_SAMPLE, 48, 1);
+	assert_int_equal(ring__batch(s.ring, "test", types, seen_cb, &sn, &b), 0);
+	assert_int_equal(b.len, 24 + 32 + 16 + 48);
+	assert_ptr_equal(b.span[0].base, s.data + 240);
+	assert_int_equal(b.span[0].len, 16);
+	assert_ptr_equal(b.span[1].base, s.data);
+	assert_int_equal(b.span[1].len, b.len - 16);
+	assert_int_equal(sn.n, 2);
+	assert_int_equal(sn.types[0], PERF_RECORD_LOST);
+	assert_int_equal(sn.types[1], PERF_RECORD_SAMPLE);
+	assert_int_equal(sn.lost, 5);
+	assert_int_equal(b.add.records, 4);
+	assert_int_equal(b.add.lost, 5);
+	assert_int_equal(b.add.lost_records, 1);
+	assert_int_equal(b.add.lost_samples, 3);
+	assert_int_equal(b.add.throttle, 1);
+	assert_int_equal(b.add.wrapped, 1); /* only the LOST record, which fn saw, was joined */
+
+	/* Not handed back: the ring counts nothing yet, and the next batch sees it all again. */
+	perfev_ring__stats(s.ring, &st);
+	assert_int_equal(st.records, 0);
+	assert_int_equal(ring__batch(s.ring, "test", 0, NULL, NULL, &b), 0);
+	assert_int_equal(b.len, 120);
+	assert_int_equal(b.add.wrapped, 0); /* no callback: nothing joined */
+	ring__batch_done(s.ring, &b);
+	assert_int_equal(s.page->data_tail, 256 - 16 + 120);
+	perfev_ring__stats(s.ring, &st);
+	assert_int_equal(st.records, 4);
+	assert_int_equal(st.lost, 5);
+	assert_int_equal(st.lost_samples, 3);
+	assert_int_equal(st.bytes, 120);
+
+	/* Nothing new: an empty batch, and done() with it changes nothing. */
+	assert_int_equal(ring__batch(s.ring, "test", types, seen_cb, &sn, &b), 0);
+	assert_int_equal(b.len, 0);
+	ring__batch_done(s.ring, &b);
+	perfev_ring__stats(s.ring, &st);
+	assert_int_equal(st.records, 4);
+	sim_free(&s);
+}
+
+static void test_batch_stops_and_refuses(void **state)
+{
+	(void)state;
+	struct perf_event_header bad = { .type = PERF_RECORD_COMM, .size = 4 };
+	struct perfev_ring_stats st;
+	struct ring_batch b;
+	struct seen sn = { .stop_at = 2 };
+	struct sim s;
+
+	/* The callback's value stops the walk: nothing is taken. */
+	sim_init(&s, 256, false, 0);
+	for (int i = 0; i < 4; i++)
+		sim_write(&s, PERF_RECORD_SAMPLE, 32, (uint64_t)i);
+	assert_int_equal(ring__batch(s.ring, "test", 1ull << PERF_RECORD_SAMPLE, seen_cb, &sn, &b),
+			 4321);
+	assert_int_equal(sn.n, 2);
+	assert_int_equal(b.len, 0);
+	assert_null(b.span[0].base);
+	perfev_ring__stats(s.ring, &st);
+	assert_int_equal(st.records, 0);
+	assert_int_equal(s.page->data_tail, 0);
+
+	/* A malformed header refuses the whole batch and leaves the ring unusable, as next() does. */
+	sim_put(&s, s.page->data_head, &bad, sizeof(bad));
+	s.page->data_head += 8;
+	assert_int_equal(ring__batch(s.ring, "test", 0, NULL, NULL, &b), -PERFEV_ERR_FORMAT);
+	assert_non_null(strstr(perfev_last_error(), "position 128 has size 4"));
+	assert_int_equal(b.len, 0);
+	assert_int_equal(ring__batch(s.ring, "test", 0, NULL, NULL, &b), -PERFEV_ERR_FORMAT);
+	assert_int_equal(s.page->data_tail, 0);
+	sim_free(&s);
+
+	/* Overwrite rings are for snapshots. */
+	sim_init(&s, 64, true, 0);
+	assert_int_equal(ring__batch(s.ring, "the test", 0, NULL, NULL, &b), -EINVAL);
+	assert_non_null(strstr(perfev_last_error(), "the test reads forward rings"));
+	sim_free(&s);
+	assert_int_equal(ring__batch(NULL, "the test", 0, NULL, NULL, &b), -EINVAL);
+}
+
 static int never(const void *rec, size_t size, void *ctx)
 {
 	(void)rec;
@@ -473,6 +598,8 @@ int main(void)
 		cmocka_unit_test(test_snapshot_before_wrapping),
 		cmocka_unit_test(test_snapshot_drops_the_overwritten_oldest),
 		cmocka_unit_test(test_loss_accounting),
+		cmocka_unit_test(test_batch_accounts_once_when_done),
+		cmocka_unit_test(test_batch_stops_and_refuses),
 		cmocka_unit_test(test_wrong_mode_and_arguments),
 	};
 

@@ -7,6 +7,7 @@
 
 #include "perfev/evlist.h"
 #include "events/events_int.h"
+#include "util/opts.h"
 
 struct entry {
 	enum perfev_event_kind kind;
@@ -172,16 +173,8 @@ int perfev_list_events(const struct perfev_list_opts *opts, perfev_event_cb cb, 
 
 	if (!cb)
 		return set_error(EINVAL, "no callback given");
-	if (opts) {
-		if (opts->sz < sizeof(size_t))
-			return set_error(EINVAL, "perfev_list_opts.sz is not set");
-		/* A newer caller's larger struct is fine when the fields we don't know are zero. */
-		for (size_t i = sizeof(c.opts); i < opts->sz; i++)
-			if (((const unsigned char *)opts)[i])
-				return set_error(E2BIG, "perfev_list_opts has fields this library "
-							"does not know");
-		memcpy(&c.opts, opts, opts->sz < sizeof(c.opts) ? opts->sz : sizeof(c.opts));
-	}
+	if ((ret = OPTS_COPY(&c.opts, opts, perfev_list_opts, kinds)) < 0)
+		return ret;
 	c.kinds = c.opts.kinds ? c.opts.kinds : PERFEV_KIND_ALL;
 
 	add_symbolic(&c);

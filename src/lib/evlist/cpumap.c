@@ -152,6 +152,16 @@ err_out:
 	return NULL;
 }
 
+struct perfev_cpu_map *cpu_map__dup(const struct perfev_cpu_map *map)
+{
+	struct perfev_cpu_map *m = cpu_map_alloc(map->nr);
+
+	if (!m)
+		return set_error_ptr(ENOMEM, "out of memory");
+	memcpy(m->cpus, map->cpus, (size_t)map->nr * sizeof(int));
+	return m;
+}
+
 struct perfev_cpu_map *perfev_cpu_map__new_any(void)
 {
 	struct perfev_cpu_map *m = cpu_map_alloc(1);

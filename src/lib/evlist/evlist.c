@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include "evlist/evlist_int.h"
+#include "util/opts.h"
 
 struct perfev_evlist *perfev_evlist__new(void)
 {
@@ -305,15 +306,18 @@ static int open_cgroup(const char *name)
 
 static int setup_maps(struct perfev_evlist *el, const struct perfev_open_opts *o)
 {
-	bool per_cpu = o->system_wide || o->cpus || o->cgroup;
+	bool per_cpu = o->system_wide || o->cpus || o->cpu_map || o->cgroup;
 
+	if (o->cpus && o->cpu_map)
+		return set_error(EINVAL, "perfev_open_opts has both cpus (\"%.64s\") and cpu_map: "
+					 "give the CPUs one way", o->cpus);
 	if (o->cgroup) {
 		el->cgroup_fd = open_cgroup(o->cgroup);
 		if (el->cgroup_fd < 0)
 			return el->cgroup_fd;
 	}
 	if (per_cpu) {
-		el->cpus = perfev_cpu_map__new(o->cpus);
+		el->cpus = o->cpu_map ? cpu_map__dup(o->cpu_map) : perfev_cpu_map__new(o->cpus);
 		if (!el->cpus)
 			return -errno;
 		if (o->cgroup)
@@ -392,16 +396,13 @@ static void evsel__mark_unsupported(struct perfev_evsel *ev, int err, int n)
 
 int perfev_evlist__open(struct perfev_evlist *el, const struct perfev_open_opts *opts)
 {
-	struct perfev_open_opts o = { 0 };
+	struct perfev_open_opts o;
 	int err, n;
 
 	if (!el)
 		return -EINVAL;
-	if (opts) {
-		if (opts->sz < offsetof(struct perfev_open_opts, pid) + sizeof(pid_t))
-			return set_error(EINVAL, "perfev_open_opts.sz is %zu, too small", opts->sz);
-		memcpy(&o, opts, opts->sz < sizeof(o) ? opts->sz : sizeof(o));
-	}
+	if ((err = OPTS_COPY(&o, opts, perfev_open_opts, pid)) < 0)
+		return err;
 	if (el->open)
 		return set_error(EBUSY, "the event list is already open");
 	if (!el->nr)

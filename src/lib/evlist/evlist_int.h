@@ -11,6 +11,9 @@ struct perfev_cpu_map {
 	int cpus[];
 };
 
+/* A copy of map; NULL with errno set when memory runs out. */
+struct perfev_cpu_map *cpu_map__dup(const struct perfev_cpu_map *map);
+
 struct perfev_thread_map {
 	int nr;
 	pid_t tids[];

@@ -23,6 +23,7 @@
 #include <unistd.h>
 
 #include "perfdata/reader_int.h"
+#include "util/opts.h"
 
 /* attr_size above this (a perf_event_attr of 4 KiB) is taken for corruption. */
 #define PDR_MAX_ATTR_SIZE 4096u
@@ -247,18 +248,11 @@ static int read_header(struct perfev_data_reader *r)
 
 static int copy_opts(struct perfev_data_reader *r, const struct perfev_data_reader_opts *opts)
 {
-	struct perfev_data_reader_opts o = { 0 };
+	struct perfev_data_reader_opts o;
+	int ret;
 
-	if (!opts)
-		return 0;
-	if (opts->sz < offsetof(struct perfev_data_reader_opts, warn) + sizeof(opts->warn))
-		return set_error(EINVAL, "perfev_data_reader_opts.sz (%zu) is too small; set it to "
-					 "sizeof(struct perfev_data_reader_opts)", opts->sz);
-	for (size_t i = sizeof(o); i < opts->sz; i++)
-		if (((const unsigned char *)opts)[i])
-			return set_error(EINVAL, "perfev_data_reader_opts has fields this library "
-						 "does not know set (sz %zu)", opts->sz);
-	memcpy(&o, opts, opts->sz < sizeof(o) ? opts->sz : sizeof(o));
+	if ((ret = OPTS_COPY(&o, opts, perfev_data_reader_opts, warn)) < 0)
+		return ret;
 	r->warn = o.warn;
 	r->warn_ctx = o.warn_ctx;
 	return 0;

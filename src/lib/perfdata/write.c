@@ -10,8 +10,9 @@
  *		tracing data, EVENT_UPDATE names] | HEADER_BUILD_ID records |
  *		data
  *
- * The data are the caller's spans written as they come, one write per
- * span; with compression they go through write_zstd.c first.
+ * The data are the caller's records written as they come, one write per
+ * call (write_ring.c: one writev per ring, whose bytes may wrap); with
+ * compression they go through write_zstd.c first.
  *
  * perf reads no file with tracepoints unless it has the HEADER_TRACING_DATA
  * feature (it checks while reading the header, before any record, so a
@@ -29,6 +30,7 @@
 #include <unistd.h>
 
 #include "perfdata/writer_int.h"
+#include "util/opts.h"
 
 /* Compressed records are written once this many bytes are ready (or at a round). */
 #define PD_ZBUF_SPAN (1u << 20)
@@ -41,24 +43,6 @@ static int keep_error(struct perfev_data_writer *w, int ret)
 		snprintf(w->errmsg, sizeof(w->errmsg), "%s", perfev_last_error());
 	}
 	return ret;
-}
-
-static int copy_opts(const struct perfev_data_writer_opts *opts,
-		     struct perfev_data_writer_opts *o)
-{
-	memset(o, 0, sizeof(*o));
-	if (!opts)
-		return 0;
-	if (opts->sz < offsetof(struct perfev_data_writer_opts, pipe) + sizeof(opts->pipe))
-		return set_error(EINVAL, "perfev_data_writer_opts.sz (%zu) is too small; set it "
-					 "to sizeof(struct perfev_data_writer_opts)", opts->sz);
-	/* A bigger struct from a newer caller: whatever we don't know must be zero. */
-	for (size_t i = sizeof(*o); i < opts->sz; i++)
-		if (((const unsigned char *)opts)[i])
-			return set_error(EINVAL, "perfev_data_writer_opts has fields this library "
-						 "does not know set (sz %zu)", opts->sz);
-	memcpy(o, opts, opts->sz < sizeof(*o) ? opts->sz : sizeof(*o));
-	return 0;
 }
 
 static int copy_argv(struct perfev_data_writer *w, int argc, const char *const *argv)
@@ -114,10 +98,8 @@ struct perfev_data_writer *perfev_data_writer__new(int fd,
 	struct perfev_data_writer *w;
 	int ret;
 
-	if (copy_opts(opts, &o) < 0) {
-		errno = EINVAL;
+	if (OPTS_COPY(&o, opts, perfev_data_writer_opts, pipe) < 0)
 		return NULL;
-	}
 	if (o.compress_level < 0)
 		return set_error_ptr(EINVAL, "opts.compress_level is %d; give 0 for none or a zstd "
 					     "level from 1", o.compress_level);
@@ -232,7 +214,7 @@ static int place_round_table(struct perfev_data_writer *w)
 }
 
 /* Appends data records, first taking back a round table they would overwrite. */
-static int emit_data(struct perfev_data_writer *w, const void *buf, size_t len)
+static int emit_datav(struct perfev_data_writer *w, struct iovec *iov, int n)
 {
 	if (w->round_table && !w->err) {
 		int ret = rewrite_header(w, false);
@@ -241,7 +223,14 @@ static int emit_data(struct perfev_data_writer *w, const void *buf, size_t len)
 			return ret;
 		w->round_table = false;
 	}
-	return pd_emit(w, buf, len);
+	return pd_emitv(w, iov, n);
+}
+
+static int emit_data(struct perfev_data_writer *w, const void *buf, size_t len)
+{
+	struct iovec iov = { (void *)buf, len };
+
+	return emit_datav(w, &iov, 1);
 }
 
 /* Feature feat as a PERF_RECORD_HEADER_FEATURE; nothing when it is unavailable or too big. */
@@ -449,7 +438,7 @@ static int check_records(const unsigned char *p, size_t len)
 	return 0;
 }
 
-static int during(const struct perfev_data_writer *w, const char *fn)
+int pd_during(const struct perfev_data_writer *w, const char *fn)
 {
 	if (!w)
 		return set_error(EINVAL, "%s: the writer is NULL", fn);
@@ -483,11 +472,26 @@ static int compress(struct perfev_data_writer *w, const void *buf, size_t len, b
 	return ret < 0 ? keep_error(w, ret) : 0;
 }
 
-int perfev_data_writer__write(struct perfev_data_writer *w, const void *buf, size_t len)
+int pd_append(struct perfev_data_writer *w, struct iovec *iov, int n)
 {
 	int ret;
 
-	if ((ret = during(w, "perfev_data_writer__write")) < 0)
+	for (int i = 0; i < n; i++)
+		w->data_in += iov[i].iov_len;
+	if (!w->z)
+		return emit_datav(w, iov, n);
+	for (int i = 0; i < n; i++)
+		if ((ret = compress(w, iov[i].iov_base, iov[i].iov_len, false)) < 0)
+			return ret;
+	return emit_compressed(w, false);
+}
+
+int perfev_data_writer__write(struct perfev_data_writer *w, const void *buf, size_t len)
+{
+	struct iovec iov = { (void *)buf, len };
+	int ret;
+
+	if ((ret = pd_during(w, "perfev_data_writer__write")) < 0)
 		return ret;
 	if (!len)
 		return 0;
@@ -495,12 +499,7 @@ int perfev_data_writer__write(struct perfev_data_writer *w, const void *buf, siz
 		return set_error(EINVAL, "perfev_data_writer__write: buf is NULL with len %zu", len);
 	if ((ret = check_records(buf, len)) < 0)
 		return ret;
-	w->data_in += len;
-	if (!w->z)
-		return emit_data(w, buf, len);
-	if ((ret = compress(w, buf, len, false)) < 0)
-		return ret;
-	return emit_compressed(w, false);
+	return pd_append(w, &iov, 1);
 }
 
 int perfev_data_writer__finished_round(struct perfev_data_writer *w)
@@ -509,7 +508,7 @@ int perfev_data_writer__finished_round(struct perfev_data_writer *w)
 	struct pd_buf b = { .p = raw, .cap = sizeof(raw) };
 	int ret;
 
-	if ((ret = during(w, "perfev_data_writer__finished_round")) < 0)
+	if ((ret = pd_during(w, "perfev_data_writer__finished_round")) < 0)
 		return ret;
 	if (w->pipe && w->bids_sent < w->nr_bids) {
 		struct pd_buf ids = { 0 };

@@ -2,6 +2,7 @@
 /* The perf.data writer's output: a growable buffer, and writes that survive EINTR and short counts. */
 #include <poll.h>
 #include <stdlib.h>
+#include <sys/uio.h>
 #include <unistd.h>
 
 #include "perfdata/writer_int.h"
@@ -141,20 +142,27 @@ static int wait_writable(int fd)
 	return 0;
 }
 
-static int write_all(struct perfev_data_writer *w, const void *buf, size_t len, uint64_t off,
+/*
+ * Writes the n buffers of iov (which it consumes) at off, or at the pipe's
+ * end, in one system call when the kernel takes everything.
+ */
+static int write_all(struct perfev_data_writer *w, struct iovec *iov, int n_iov, uint64_t off,
 		     uint64_t *done)
 {
-	const unsigned char *p = buf;
-
 	*done = 0;
-	while (*done < len) {
-		size_t left = len - *done;
+	for (;;) {
 		ssize_t n;
 
+		while (n_iov && !iov->iov_len) {
+			iov++;
+			n_iov--;
+		}
+		if (!n_iov)
+			return 0;
 		if (w->pipe)
-			n = write(w->fd, p + *done, left);
+			n = writev(w->fd, iov, n_iov);
 		else
-			n = pwrite(w->fd, p + *done, left, (off_t)(off + *done));
+			n = pwritev(w->fd, iov, n_iov, (off_t)(off + *done));
 		if (n < 0) {
 			int err = errno;
 
@@ -171,25 +179,44 @@ static int write_all(struct perfev_data_writer *w, const void *buf, size_t len, 
 		if (n == 0)
 			return write_failed(w, ENOSPC, off + *done);
 		*done += (uint64_t)n;
+		/* A short count: step over what was taken. */
+		for (size_t k = (size_t)n; k;) {
+			size_t m = k < iov->iov_len ? k : iov->iov_len;
+
+			iov->iov_base = (unsigned char *)iov->iov_base + m;
+			iov->iov_len -= m;
+			k -= m;
+			if (!iov->iov_len && k) {
+				iov++;
+				n_iov--;
+			}
+		}
 	}
-	return 0;
 }
 
-int pd_emit(struct perfev_data_writer *w, const void *buf, size_t len)
+int pd_emitv(struct perfev_data_writer *w, struct iovec *iov, int n)
 {
 	uint64_t done;
 	int ret;
 
 	if (w->err)
 		return pd_sticky_error(w);
-	ret = write_all(w, buf, len, w->off, &done);
+	ret = write_all(w, iov, n, w->off, &done);
 	w->off += done;
 	return ret;
 }
 
+int pd_emit(struct perfev_data_writer *w, const void *buf, size_t len)
+{
+	struct iovec iov = { (void *)buf, len };
+
+	return pd_emitv(w, &iov, 1);
+}
+
 int pd_write_at(struct perfev_data_writer *w, const void *buf, size_t len, uint64_t off)
 {
+	struct iovec iov = { (void *)buf, len };
 	uint64_t done;
 
-	return write_all(w, buf, len, off, &done);
+	return write_all(w, &iov, 1, off, &done);
 }

@@ -11,6 +11,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <string.h>
+#include <sys/uio.h>
 
 #include "util/internal.h"
 #include "perfev/perfdata.h"
@@ -151,6 +152,16 @@ struct perfev_data_writer {
 	bool round_table;
 };
 
+/* ---- data (write.c) ---- */
+
+/* 0 between start() and finish() with no failure yet, else the explained error of fn. */
+int pd_during(const struct perfev_data_writer *w, const char *fn);
+/*
+ * Appends the n buffers of iov, together whole records, to the data
+ * (compressed when compressing); iov is consumed.
+ */
+int pd_append(struct perfev_data_writer *w, struct iovec *iov, int n);
+
 /* ---- events (write_events.c) ---- */
 
 /* Checks the events as a whole, at start(): 0 or an explained -EINVAL. */
@@ -162,6 +173,8 @@ uint32_t pd_file_attr_size(const struct perfev_data_writer *w);
 
 /* Appends len bytes to the stream at w->off; on failure the writer keeps the error. */
 int pd_emit(struct perfev_data_writer *w, const void *buf, size_t len);
+/* pd_emit() of n buffers one after the other, in one system call (iov is consumed). */
+int pd_emitv(struct perfev_data_writer *w, struct iovec *iov, int n);
 /* File mode: writes at a given offset without moving w->off (header rewrites, features). */
 int pd_write_at(struct perfev_data_writer *w, const void *buf, size_t len, uint64_t off);
 /* Says again what the first failure was (perfev_last_error) and returns it. */

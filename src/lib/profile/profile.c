@@ -14,20 +14,21 @@
 #include "util/internal.h"
 #include "profile/profile_int.h"
 #include "session/session_int.h"
+#include "util/opts.h"
 
 #define MAX_INLINES 16
 
 struct perfev_profile *perfev_profile__new(const struct perfev_profile_opts *opts)
 {
+	struct perfev_profile_opts o;
 	struct perfev_profile *p;
 
-	if (opts && opts->sz < sizeof(size_t))
-		return set_error_ptr(EINVAL, "perfev_profile_opts.sz is %zu, too small", opts->sz);
+	if (OPTS_COPY(&o, opts, perfev_profile_opts, srcline) < 0)
+		return NULL;
 	p = calloc(1, sizeof(*p));
 	if (!p)
 		return set_error_ptr(ENOMEM, "profile: out of memory");
-	if (opts)
-		memcpy(&p->opts, opts, opts->sz < sizeof(p->opts) ? opts->sz : sizeof(p->opts));
+	p->opts = o;
 	if (!array_grow((void **)&p->nodes, &p->cap_nodes, 1, sizeof(*p->nodes))) {
 		free(p);
 		return set_error_ptr(ENOMEM, "profile: out of memory");

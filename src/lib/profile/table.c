@@ -13,6 +13,7 @@
 
 #include "util/idxhash.h"
 #include "util/internal.h"
+#include "util/opts.h"
 #include "profile/profile_int.h"
 #include "perfev/profile_table.h"
 
@@ -323,23 +324,15 @@ static bool keys_of(const struct perfev_profile_table_opts *o, unsigned *keys)
 struct perfev_profile_table *perfev_profile_table__new(const struct perfev_profile *p,
 							const struct perfev_profile_table_opts *opts)
 {
-	struct perfev_profile_table_opts o = { 0 };
+	struct perfev_profile_table_opts o;
 	struct perfev_profile_table *t;
 	struct grouping g = { .p = p };
 	bool ok;
 
 	if (!p)
 		return set_error_ptr(EINVAL, "no profile given");
-	if (opts) {
-		if (opts->sz < sizeof(size_t))
-			return set_error_ptr(EINVAL, "perfev_profile_table_opts.sz is not set");
-		/* A newer caller's larger struct is fine when the fields we don't know are zero. */
-		for (size_t i = sizeof(o); i < opts->sz; i++)
-			if (((const unsigned char *)opts)[i])
-				return set_error_ptr(E2BIG, "perfev_profile_table_opts has fields this "
-							    "library does not know");
-		memcpy(&o, opts, opts->sz < sizeof(o) ? opts->sz : sizeof(o));
-	}
+	if (OPTS_COPY(&o, opts, perfev_profile_table_opts, children) < 0)
+		return NULL;
 	if (!keys_of(&o, &g.keys))
 		return set_error_ptr(EINVAL, "profile table: unknown sort key");
 	t = calloc(1, sizeof(*t));

@@ -7,6 +7,7 @@
 
 #include "evlist/evlist_int.h"
 #include "perfev/ring.h"
+#include "util/opts.h"
 
 /* epoll data of a caller's fd; ring fds carry their ring index, always below it. */
 #define CALLER_FD_TAG (1ull << 32)
@@ -164,17 +165,14 @@ static void drop_rings(struct perfev_evlist *el)
 
 int perfev_evlist__mmap(struct perfev_evlist *el, const struct perfev_mmap_opts *opts)
 {
-	struct perfev_mmap_opts o = { 0 };
+	struct perfev_mmap_opts o;
 	struct perfev_ring_opts ro = { .sz = sizeof(ro) };
 	int n, err;
 
 	if (!el)
 		return set_error(EINVAL, "no event list given");
-	if (opts) {
-		if (opts->sz < offsetof(struct perfev_mmap_opts, data_pages) + sizeof(size_t))
-			return set_error(EINVAL, "perfev_mmap_opts.sz is %zu, too small", opts->sz);
-		memcpy(&o, opts, opts->sz < sizeof(o) ? opts->sz : sizeof(o));
-	}
+	if ((err = OPTS_COPY(&o, opts, perfev_mmap_opts, data_pages)) < 0)
+		return err;
 	if (!el->open)
 		return set_error(EBADF, "the event list is not open: open it, then map its rings");
 	if (el->rings)

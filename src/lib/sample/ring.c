@@ -7,6 +7,7 @@
 #include <unistd.h>
 
 #include "sample/ring_int.h"
+#include "util/opts.h"
 
 static bool is_pow2(size_t n)
 {
@@ -136,17 +137,14 @@ static int map_aux(struct perfev_ring *r, size_t pages, size_t psize)
 
 struct perfev_ring *perfev_ring__new(int fd, const struct perfev_ring_opts *opts)
 {
-	struct perfev_ring_opts o = { 0 };
+	struct perfev_ring_opts o;
 	size_t psize = (size_t)sysconf(_SC_PAGESIZE), len, below, above;
 	struct perfev_ring *r;
 	void *p;
 	int err;
 
-	if (opts) {
-		if (opts->sz < offsetof(struct perfev_ring_opts, data_pages) + sizeof(size_t))
-			return set_error_ptr(EINVAL, "perfev_ring_opts.sz is %zu, too small", opts->sz);
-		memcpy(&o, opts, opts->sz < sizeof(o) ? opts->sz : sizeof(o));
-	}
+	if (OPTS_COPY(&o, opts, perfev_ring_opts, data_pages) < 0)
+		return NULL;
 	if (fd < 0)
 		return set_error_ptr(EBADF, "no event fd to map a ring of (fd %d)", fd);
 	if (!o.data_pages)

@@ -46,4 +46,33 @@ struct perfev_ring {
  */
 struct perfev_ring *ring__new_mem(void *page_and_data, size_t data_size, bool overwrite);
 
+/*
+ * Bulk reading that still looks at every record, for a writer that copies
+ * the bytes out as they lie: the unread bytes of a forward ring as at most
+ * two spans (the second when they wrap around the end), and what their
+ * records add to the ring's stats, held back until the bytes are handed
+ * back, so that records read again after a failed write are counted once.
+ */
+struct ring_batch {
+	struct perfev_span span[2];
+	size_t len;
+	struct perfev_ring_stats add;
+};
+
+/*
+ * Takes the ring's unread bytes into b and walks their records once: each is
+ * accounted into b->add (losses and throttling as perfev_ring__account()
+ * does), and each whose type t is below 64 with bit t set in types goes to
+ * fn whole (joined in the ring's buffer when it wraps; valid during the call
+ * only).  Returns 0 (b->len 0 when nothing is new); fn's non-zero value,
+ * which stops the walk; -PERFEV_ERR_FORMAT for a malformed header, after
+ * which the ring is unusable as with perfev_ring__next(); -EINVAL for an
+ * overwrite ring (who, the caller's public name, says who refused).  On
+ * failure b holds nothing.  Nothing is handed back.
+ */
+int ring__batch(struct perfev_ring *r, const char *who, uint64_t types, perfev_ring_fn_t fn,
+		void *ctx, struct ring_batch *b);
+/* Hands b's bytes back to the kernel and adds b->add to the ring's stats. */
+void ring__batch_done(struct perfev_ring *r, const struct ring_batch *b);
+
 #endif

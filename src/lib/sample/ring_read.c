@@ -1,5 +1,8 @@
 /* SPDX-License-Identifier: MIT */
-/* Reading rings: records one by one, raw spans, overwrite snapshots, loss accounting. */
+/*
+ * Reading rings: records one by one, raw spans, batches of spans with their
+ * records accounted, overwrite snapshots, loss accounting.
+ */
 #include <string.h>
 #include <sys/ioctl.h>
 
@@ -28,16 +31,69 @@ static void ring_copy(const struct perfev_ring *r, uint64_t pos, void *dst, size
 	memcpy((unsigned char *)dst + first, r->data, len - first);
 }
 
-/* The record of len bytes at pos as one contiguous run: in place, or joined in r->copy. */
-static const void *ring_record(struct perfev_ring *r, uint64_t pos, size_t len)
+/*
+ * The record of len bytes at pos as one contiguous run: in place, or joined
+ * in r->copy (counted in st).
+ */
+static const void *ring_record(struct perfev_ring *r, uint64_t pos, size_t len,
+			       struct perfev_ring_stats *st)
 {
 	size_t off = (size_t)(pos & (r->size - 1));
 
 	if (off + len <= r->size)
 		return r->data + off;
 	ring_copy(r, pos, r->copy, len);
-	r->stats.wrapped++;
+	st->wrapped++;
 	return r->copy;
+}
+
+/* The header at pos, which needs at least 8 bytes there. */
+static void ring_header(const struct perfev_ring *r, uint64_t pos, struct perf_event_header *h)
+{
+	size_t off = (size_t)(pos & (r->size - 1));
+
+	if (off + sizeof(*h) <= r->size)
+		memcpy(h, r->data + off, sizeof(*h));
+	else
+		ring_copy(r, pos, h, sizeof(*h));
+}
+
+/*
+ * Where a record carries the u64 count of what was lost (PERF_RECORD_LOST:
+ * u64 id, u64 lost; PERF_RECORD_LOST_SAMPLES: u64 lost), or 0 when it
+ * carries none or is too short to.
+ */
+static size_t loss_at(uint32_t type, size_t size)
+{
+	size_t at = type == PERF_RECORD_LOST ? 16 : type == PERF_RECORD_LOST_SAMPLES ? 8 : 0;
+
+	return at && size >= at + sizeof(uint64_t) ? at : 0;
+}
+
+/* What one record adds to st; loss is the u64 at loss_at(). */
+static void stats_add(struct perfev_ring_stats *st, uint32_t type, size_t size, uint64_t loss)
+{
+	st->records++;
+	switch (type) {
+	case PERF_RECORD_LOST:
+		if (loss_at(type, size)) {
+			st->lost += loss;
+			st->lost_records++;
+		}
+		break;
+	case PERF_RECORD_LOST_SAMPLES:
+		if (loss_at(type, size))
+			st->lost_samples += loss;
+		break;
+	case PERF_RECORD_THROTTLE:
+		st->throttle++;
+		break;
+	case PERF_RECORD_UNTHROTTLE:
+		st->unthrottle++;
+		break;
+	default:
+		break;
+	}
 }
 
 static int broken(void)
@@ -117,10 +173,10 @@ int perfev_ring__next(struct perfev_ring *r, const void **rec, size_t *size)
 	if (!left)
 		return 0;
 	if (left >= sizeof(h))
-		ring_copy(r, r->pos, &h, sizeof(h));
+		ring_header(r, r->pos, &h);
 	if (left < sizeof(h) || h.size < sizeof(h) || h.size > left)
 		return bad_header(r, r->pos, &h, left);
-	*rec = ring_record(r, r->pos, h.size);
+	*rec = ring_record(r, r->pos, h.size, &r->stats);
 	*size = h.size;
 	r->pos += h.size;
 	perfev_ring__account(r, *rec, h.size);
@@ -136,29 +192,23 @@ void perfev_ring__read_done(struct perfev_ring *r)
 	store_tail(r, r->tail);
 }
 
-size_t perfev_ring__peek(struct perfev_ring *r, struct perfev_span span[2])
+/* The unread bytes up to a new data_head as spans; 0 or an explained error. */
+static int peek(struct perfev_ring *r, const char *fn, struct perfev_span span[2], size_t *len)
 {
 	uint64_t head, n;
 	size_t off, first;
 
 	span[0] = span[1] = (struct perfev_span){ NULL, 0 };
-	if (!r) {
-		set_error(EINVAL, "no ring given");
-		return 0;
-	}
-	if (r->overwrite) {
-		forward_only("perfev_ring__peek()");
-		return 0;
-	}
-	if (r->broken) {
-		broken();
-		return 0;
-	}
+	*len = 0;
+	if (!r)
+		return set_error(EINVAL, "%s: no ring given", fn);
+	if (r->overwrite)
+		return forward_only(fn);
+	if (r->broken)
+		return broken();
 	head = load_head(r);
-	if (head - r->tail > r->size) {
-		head_too_far(r, head);
-		return 0;
-	}
+	if (head - r->tail > r->size)
+		return head_too_far(r, head);
 	r->head = head;
 	r->pos = r->tail;
 	n = head - r->tail;
@@ -168,7 +218,15 @@ size_t perfev_ring__peek(struct perfev_ring *r, struct perfev_span span[2])
 		span[0] = (struct perfev_span){ r->data + off, first };
 	if (n > first)
 		span[1] = (struct perfev_span){ r->data, (size_t)n - first };
-	return (size_t)n;
+	*len = (size_t)n;
+	return 0;
+}
+
+size_t perfev_ring__peek(struct perfev_ring *r, struct perfev_span span[2])
+{
+	size_t n;
+
+	return peek(r, "perfev_ring__peek()", span, &n) < 0 ? 0 : n;
 }
 
 void perfev_ring__consume(struct perfev_ring *r, size_t n)
@@ -228,10 +286,10 @@ int perfev_ring__snapshot(struct perfev_ring *r, perfev_ring_fn_t fn, void *ctx)
 		struct perf_event_header h;
 		const void *rec;
 
-		ring_copy(r, head + walked, &h, sizeof(h));
+		ring_header(r, head + walked, &h);
 		if (h.size < sizeof(h) || h.size > limit - walked)
 			break;
-		rec = ring_record(r, head + walked, h.size);
+		rec = ring_record(r, head + walked, h.size, &r->stats);
 		walked += h.size;
 		perfev_ring__account(r, rec, h.size);
 		ret = fn(rec, h.size, ctx);
@@ -256,33 +314,66 @@ void perfev_ring__stats(const struct perfev_ring *r, struct perfev_ring_stats *o
 void perfev_ring__account(struct perfev_ring *r, const void *rec, size_t size)
 {
 	struct perf_event_header h;
-	uint64_t v;
+	uint64_t loss = 0;
+	size_t at;
 
 	if (!r || !rec || size < sizeof(h))
 		return;
 	memcpy(&h, rec, sizeof(h));
-	r->stats.records++;
-	switch (h.type) {
-	case PERF_RECORD_LOST: /* u64 id, u64 lost */
-		if (size >= sizeof(h) + 2 * sizeof(v)) {
-			memcpy(&v, (const unsigned char *)rec + sizeof(h) + sizeof(v), sizeof(v));
-			r->stats.lost += v;
-			r->stats.lost_records++;
+	if ((at = loss_at(h.type, size)))
+		memcpy(&loss, (const unsigned char *)rec + at, sizeof(loss));
+	stats_add(&r->stats, h.type, size, loss);
+}
+
+int ring__batch(struct perfev_ring *r, const char *who, uint64_t types, perfev_ring_fn_t fn,
+		void *ctx, struct ring_batch *b)
+{
+	int ret;
+
+	memset(b, 0, sizeof(*b));
+	if ((ret = peek(r, who, b->span, &b->len)) < 0)
+		return ret;
+	for (uint64_t pos = r->tail, end = r->head; pos < end;) {
+		struct perf_event_header h = { 0 };
+		uint64_t left = end - pos, loss = 0;
+		size_t at;
+
+		if (left >= sizeof(h))
+			ring_header(r, pos, &h);
+		if (left < sizeof(h) || h.size < sizeof(h) || h.size > left) {
+			ret = bad_header(r, pos, &h, left);
+			goto fail;
 		}
-		break;
-	case PERF_RECORD_LOST_SAMPLES: /* u64 lost */
-		if (size >= sizeof(h) + sizeof(v)) {
-			memcpy(&v, (const unsigned char *)rec + sizeof(h), sizeof(v));
-			r->stats.lost_samples += v;
+		if ((at = loss_at(h.type, h.size)))
+			ring_copy(r, pos + at, &loss, sizeof(loss));
+		stats_add(&b->add, h.type, h.size, loss);
+		if (fn && h.type < 64 && (types >> h.type & 1)) {
+			ret = fn(ring_record(r, pos, h.size, &b->add), h.size, ctx);
+			if (ret)
+				goto fail;
 		}
-		break;
-	case PERF_RECORD_THROTTLE:
-		r->stats.throttle++;
-		break;
-	case PERF_RECORD_UNTHROTTLE:
-		r->stats.unthrottle++;
-		break;
-	default:
-		break;
+		pos += h.size;
 	}
+	return 0;
+fail:
+	b->len = 0;
+	b->span[0] = b->span[1] = (struct perfev_span){ NULL, 0 };
+	return ret;
+}
+
+void ring__batch_done(struct perfev_ring *r, const struct ring_batch *b)
+{
+	struct perfev_ring_stats *st;
+
+	if (!r || !b->len)
+		return;
+	perfev_ring__consume(r, b->len);
+	st = &r->stats;
+	st->records += b->add.records;
+	st->lost += b->add.lost;
+	st->lost_records += b->add.lost_records;
+	st->lost_samples += b->add.lost_samples;
+	st->throttle += b->add.throttle;
+	st->unthrottle += b->add.unthrottle;
+	st->wrapped += b->add.wrapped;
 }

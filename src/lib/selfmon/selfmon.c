@@ -14,6 +14,7 @@
 #include "evlist/evlist_int.h"
 #include "util/internal.h"
 #include "selfmon/selfmon_int.h"
+#include "util/opts.h"
 
 /* ---- the hardware primitives ---- */
 
@@ -575,22 +576,6 @@ err_out:
 	return NULL;
 }
 
-static int copy_opts(const struct perfev_selfmon_opts *opts, struct perfev_selfmon_opts *o)
-{
-	memset(o, 0, sizeof(*o));
-	if (!opts)
-		return 0;
-	if (opts->sz < offsetof(struct perfev_selfmon_opts, attr) + sizeof(opts->attr))
-		return set_error(EINVAL, "perfev_selfmon_opts.sz (%zu) is too small", opts->sz);
-	/* A bigger struct from a newer caller: whatever we don't know must be zero. */
-	for (size_t i = sizeof(*o); i < opts->sz; i++)
-		if (((const char *)opts)[i])
-			return set_error(EINVAL, "perfev_selfmon_opts has fields this library does "
-						 "not know set (sz %zu)", opts->sz);
-	memcpy(o, opts, opts->sz < sizeof(*o) ? opts->sz : sizeof(*o));
-	return 0;
-}
-
 struct perfev_selfmon *perfev_selfmon__new_group(const int *fds, int nr,
 						  const struct perfev_selfmon_opts *opts)
 {
@@ -598,7 +583,7 @@ struct perfev_selfmon *perfev_selfmon__new_group(const int *fds, int nr,
 	uint64_t rfs[PERFEV_SELFMON_MAX_COUNTERS];
 	uint64_t rf = PERF_FORMAT_TOTAL_TIME_ENABLED | PERF_FORMAT_TOTAL_TIME_RUNNING;
 	bool inherit = false;
-	int err = copy_opts(opts, &o);
+	int err = OPTS_COPY(&o, opts, perfev_selfmon_opts, attr);
 
 	if (err)
 		return errno = -err, NULL;
@@ -625,7 +610,7 @@ struct perfev_selfmon *perfev_selfmon__new_evsel(struct perfev_evsel *evsel,
 	struct perfev_selfmon_opts o;
 	int fds[PERFEV_SELFMON_MAX_COUNTERS];
 	uint64_t rfs[PERFEV_SELFMON_MAX_COUNTERS];
-	int nr = 0, err = copy_opts(opts, &o);
+	int nr = 0, err = OPTS_COPY(&o, opts, perfev_selfmon_opts, attr);
 
 	if (err)
 		return errno = -err, NULL;

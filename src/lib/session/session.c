@@ -12,6 +12,7 @@
 #include "util/internal.h"
 #include "perfev/evlist.h"
 #include "session/session_int.h"
+#include "util/opts.h"
 
 #define DEFAULT_MAX_FRAMES 512
 #define MAX_FRAMES_LIMIT 65536
@@ -22,20 +23,20 @@ static uint32_t last_id_space;
 struct perfev_session *perfev_session__open(const char *path,
 					    const struct perfev_session_opts *opts)
 {
+	struct perfev_session_opts o;
 	struct perfev_session *s;
 	int err;
 
-	if (opts && opts->sz < sizeof(size_t))
-		return set_error_ptr(EINVAL, "perfev_session_opts.sz is %zu, too small", opts->sz);
+	if (OPTS_COPY(&o, opts, perfev_session_opts, symbolizer) < 0)
+		return NULL;
 	s = calloc(1, sizeof(*s));
 	if (!s)
 		return set_error_ptr(ENOMEM, "session: out of memory");
-	if (opts)
-		memcpy(&s->opts, opts, opts->sz < sizeof(s->opts) ? opts->sz : sizeof(s->opts));
+	s->opts = o;
 	if (s->opts.max_frames > MAX_FRAMES_LIMIT) {
 		free(s);
 		return set_error_ptr(EINVAL, "session: max_frames %u is above the limit of %u",
-				     opts->max_frames, MAX_FRAMES_LIMIT);
+				     o.max_frames, MAX_FRAMES_LIMIT);
 	}
 	s->opts.sz = sizeof(s->opts);
 	if (!s->opts.max_frames)

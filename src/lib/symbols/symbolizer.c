@@ -9,6 +9,7 @@
 
 #include "util/internal.h"
 #include "symbols/symbols_int.h"
+#include "util/opts.h"
 
 /* ---- the symbolizer ---- */
 
@@ -19,27 +20,13 @@ static char *dup_or(const char *s, const char *dflt)
 
 struct perfev_symbolizer *perfev_symbolizer__new(const struct perfev_symbolizer_opts *opts)
 {
-	struct perfev_symbolizer_opts o = { 0 };
+	struct perfev_symbolizer_opts o;
 	struct perfev_symbolizer *sy;
 	const char *home = getenv("HOME");
 	char *cache = NULL;
 
-	if (opts) {
-		if (opts->sz < offsetof(struct perfev_symbolizer_opts, root) + sizeof(opts->root))
-			return set_error_ptr(EINVAL, "perfev_symbolizer_opts.sz is %zu, too small; set it "
-						     "to sizeof(struct perfev_symbolizer_opts)", opts->sz);
-		/*
-		 * A newer caller's fields past our struct must be zero: we cannot
-		 * honour them.  (Not our own padding: initializers may leave it
-		 * uninitialized.)
-		 */
-		for (size_t i = sizeof(o); i < opts->sz; i++)
-			if (((const unsigned char *)opts)[i])
-				return set_error_ptr(EINVAL, "perfev_symbolizer_opts: a field at byte %zu "
-							     "is set that this (older) library does "
-							     "not know", i);
-		memcpy(&o, opts, opts->sz < sizeof(o) ? opts->sz : sizeof(o));
-	}
+	if (OPTS_COPY(&o, opts, perfev_symbolizer_opts, root) < 0)
+		return NULL;
 	sy = calloc(1, sizeof(*sy));
 	if (!sy)
 		return set_error_ptr(ENOMEM, "no memory for a symbolizer");

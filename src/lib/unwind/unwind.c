@@ -16,6 +16,7 @@
 
 #include "util/internal.h"
 #include "unwind/unwind_int.h"
+#include "util/opts.h"
 
 /*
  * Processes kept at once: each keeps its files open and mapped, so a
@@ -230,23 +231,11 @@ static int frame_cb(Dwfl_Frame *frame, void *arg)
 
 struct perfev_unwinder *perfev_unwinder__new(const struct perfev_unwinder_opts *opts)
 {
-	struct perfev_unwinder_opts o = { 0 };
+	struct perfev_unwinder_opts o;
 	struct perfev_unwinder *u;
 
-	if (opts) {
-		if (opts->sz < offsetof(struct perfev_unwinder_opts, debuginfo_path) +
-				       sizeof(opts->debuginfo_path))
-			return set_error_ptr(EINVAL, "perfev_unwinder_opts.sz (%zu) is too small; set "
-						     "it to sizeof(struct perfev_unwinder_opts)",
-					     opts->sz);
-		/* A bigger struct from a newer caller: whatever we don't know must be zero. */
-		for (size_t i = sizeof(o); i < opts->sz; i++)
-			if (((const unsigned char *)opts)[i])
-				return set_error_ptr(EINVAL, "perfev_unwinder_opts has fields this "
-							     "library does not know set (sz %zu)",
-						     opts->sz);
-		memcpy(&o, opts, opts->sz < sizeof(o) ? opts->sz : sizeof(o));
-	}
+	if (OPTS_COPY(&o, opts, perfev_unwinder_opts, debuginfo_path) < 0)
+		return NULL;
 	if (elf_version(EV_CURRENT) == EV_NONE)
 		return set_error_ptr(ENOSYS, "libelf is too old: %s", elf_errmsg(-1));
 	u = calloc(1, sizeof(*u));
