@@ -31,11 +31,13 @@ GI_ALIAS = re.compile(r"\b(?:__GI_+|__libc_)(?:libc_)?([A-Za-z0-9_]+)")
 #    Likewise an exported weak name against a local alias with leading underscores
 #    (closedir, __closedir): names are compared without their leading underscores.
 UNDERSCORES = re.compile(r"(?<![A-Za-z0-9_])_+(?=[A-Za-z])")
+#    And an IFUNC's exported name against its local resolver alias (memrchr, memrchr_ifunc).
+IFUNC = re.compile(r"(?<=[A-Za-z0-9])_ifunc\b")
 
 
 def deliberate(text):
     """A text with the names deliberately different reduced to what both tools agree on."""
-    return UNDERSCORES.sub("", GI_ALIAS.sub(lambda m: m.group(1), text))
+    return IFUNC.sub("", UNDERSCORES.sub("", GI_ALIAS.sub(lambda m: m.group(1), text)))
 PCT = re.compile(r"(-?[0-9]+\.[0-9]+)%")
 
 
@@ -129,7 +131,7 @@ def graph_diff(a, b, where, problems):
         return worst
     left = list(b[2])
     for kid in a[2]:
-        same = [k for k in left if k[1][0] == kid[1][0]]
+        same = [k for k in left if k[1] == kid[1]] or [k for k in left if k[1][0] == kid[1][0]]
         name = "%s > %s" % (where, kid[1][0])
         if not same:
             problems.append("%s: perfev has no branch %.2f%% %s" % (where, kid[0] or 0, kid[1][0]))
