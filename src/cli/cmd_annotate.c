@@ -285,10 +285,13 @@ static void say_skipped(struct annotate_state *st)
 
 static void show(struct annotate_state *st, const struct perfev_annotate_sym *e)
 {
-	struct perfev_annotation *a;
+	/* Instructions alone need no DWARF. */
+	struct perfev_annotate_opts ao = { .sz = sizeof(ao),
+					   .no_lines = st->o->view == VIEW_ASM && !st->o->json };
 	uint64_t end = e->sym->start + (e->sym->size ? e->sym->size : 1);
+	struct perfev_annotation *a;
 
-	a = perfev_annotation__new(st->h, e->evsel, e->dso, e->sym->start, end, NULL);
+	a = perfev_annotation__new(st->h, e->evsel, e->dso, e->sym->start, end, &ao);
 	if (!a && st->o->nr_symbols) {
 		say(st, MSG_ERROR, "cannot annotate %s in %s: %s", e->sym->name, perfev_dso__name(e->dso),
 		    perfev_last_error());
@@ -307,10 +310,16 @@ static void show(struct annotate_state *st, const struct perfev_annotate_sym *e)
 	st->shown++;
 }
 
+/* A function is named by its name as shown, or as the file has it (mangled). */
+static bool sym_is(const char *name, const struct perfev_symbol *sym)
+{
+	return !strcmp(name, sym->name) || !strcmp(name, sym->raw_name);
+}
+
 static bool named(const struct annotate_opts *o, const struct perfev_symbol *sym)
 {
 	for (int i = 0; i < o->nr_symbols; i++)
-		if (!strcmp(o->symbols[i], sym->name) || !strcmp(o->symbols[i], sym->raw_name))
+		if (sym_is(o->symbols[i], sym))
 			return true;
 	return false;
 }
@@ -343,8 +352,7 @@ static void check_named(struct annotate_state *st)
 		for (size_t i = 0; i < n && !found; i++) {
 			const struct perfev_annotate_sym *e = perfev_annotate_hist__sym(st->h, i);
 
-			found = e->sym && (!strcmp(o->symbols[k], e->sym->name) ||
-					   !strcmp(o->symbols[k], e->sym->raw_name));
+			found = e->sym && sym_is(o->symbols[k], e->sym);
 		}
 		if (!found) {
 			say(st, MSG_ERROR, "no samples in a function named '%s' in %s%s", o->symbols[k],
