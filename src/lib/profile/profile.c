@@ -61,6 +61,8 @@ void perfev_profile__delete(struct perfev_profile *p)
 	free(p->prev);
 	table_free(p->children, p->cap_children, sizeof(*p->children));
 	free(p->frame_of_id);
+	free(p->times);
+	free(p->time_nodes);
 	idxhash_free(&p->frame_hash);
 	idxhash_free(&p->thread_hash);
 	free(p);
@@ -169,7 +171,8 @@ static bool push(struct perfev_profile *p, size_t *n, int64_t frame)
  */
 static bool add_frame(struct perfev_profile *p, size_t *n, const struct perfev_frame *fr, bool by_id)
 {
-	struct perfev_profile_frame f = { .dso = fr->dso, .sym = fr->sym, .kernel = fr->kernel };
+	struct perfev_profile_frame f = { .dso = fr->dso, .sym = fr->sym, .kernel = fr->kernel,
+					  .map = fr->map };
 
 	if (!f.sym)
 		f.addr = fr->addr;
@@ -240,6 +243,12 @@ static bool add_frame(struct perfev_profile *p, size_t *n, const struct perfev_f
 int perfev_profile__add(struct perfev_profile *p, const struct perfev_thread *t,
 			const struct perfev_frame *frames, size_t nr, uint64_t weight)
 {
+	return perfev_profile__add_at(p, t, frames, nr, weight, 0);
+}
+
+int perfev_profile__add_at(struct perfev_profile *p, const struct perfev_thread *t,
+			   const struct perfev_frame *frames, size_t nr, uint64_t weight, uint64_t time)
+{
 	struct perfev_profile_thread pt = { "", -1, -1 };
 	int64_t th;
 	size_t n = 0;
@@ -268,8 +277,8 @@ int perfev_profile__add(struct perfev_profile *p, const struct perfev_thread *t,
 		if (!add_frame(p, &n, &frames[i], by_id))
 			return set_error(ENOMEM, "profile: out of memory");
 	if (p->bg)
-		return profile_bg_add(p, th, p->path, n, weight);
-	return profile_insert(p, th, p->path, n, weight);
+		return profile_bg_add(p, th, p->path, n, weight, time);
+	return profile_insert(p, th, p->path, n, weight, time);
 }
 
 int perfev_profile__sync(struct perfev_profile *p)
@@ -319,6 +328,22 @@ const struct perfev_profile_thread *perfev_profile__thread(const struct perfev_p
 {
 	settle(p);
 	return i < p->nr_threads ? &p->threads[i] : NULL;
+}
+
+size_t perfev_profile__nr_timed(const struct perfev_profile *p)
+{
+	settle(p);
+	return p->nr_times;
+}
+
+int perfev_profile__timed(const struct perfev_profile *p, size_t i, uint64_t *time, uint32_t *node)
+{
+	settle(p);
+	if (i >= p->nr_times)
+		return -ENOENT;
+	*time = p->times[i];
+	*node = p->time_nodes[i];
+	return 0;
 }
 
 const char *perfev_profile_frame__name(const struct perfev_profile_frame *f, char *buf,

@@ -66,6 +66,10 @@ struct perfev_profile {
 	uint32_t id_space;
 	/* With opts.background: the thread that inserts stacks, else NULL. */
 	struct profile_bg *bg;
+	/* With opts.times: each sample's time and the node it ended in, in the order added. */
+	uint64_t *times;
+	uint32_t *time_nodes;
+	size_t nr_times, cap_times;
 };
 
 
@@ -74,13 +78,13 @@ struct perfev_profile {
  * the calling thread; 0 or -errno with the error set.
  */
 int profile_insert(struct perfev_profile *p, uint32_t th, const uint32_t *path, size_t n,
-		   uint64_t weight);
+		   uint64_t weight, uint64_t time);
 
 /* Starts the inserting thread; false when it cannot (then stacks are inserted in place). */
 bool profile_bg_start(struct perfev_profile *p);
 /* Queues one stack for profile_insert(), copied; 0, or the error an earlier stack met (-errno, error set). */
 int profile_bg_add(struct perfev_profile *p, uint32_t th, const uint32_t *path, size_t n,
-		   uint64_t weight);
+		   uint64_t weight, uint64_t time);
 /* Waits until every queued stack is in the tree; 0 or the first error. */
 int profile_bg_sync(struct profile_bg *bg);
 /* True when stacks were queued since the last sync (read by the adding thread only). */
