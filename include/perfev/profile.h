@@ -52,8 +52,9 @@ struct perfev_profile_opts {
 	 */
 	bool background;
 	/*
-	 * Keep each sample's time and the node its stack ended in (16 bytes
-	 * a sample), for timelines and time ranges chosen after the fact.
+	 * Keep each sample's time, weight and the node its stack ended in
+	 * (20 bytes a sample), for timelines and time ranges chosen after
+	 * the fact.
 	 */
 	bool times;
 	size_t :0;
@@ -119,13 +120,13 @@ PERFEV_API const struct perfev_profile_thread *
 perfev_profile__thread(const struct perfev_profile *p, size_t i);
 
 /*
- * With opts.times: the samples added, in that order, each with its time
- * and the node its stack ended in (whose self weight it is part of);
+ * With opts.times: the samples added, in that order, each with its time,
+ * the node its stack ended in and its weight (part of that node's self);
  * -ENOENT past the last.
  */
 PERFEV_API size_t perfev_profile__nr_timed(const struct perfev_profile *p);
 PERFEV_API int perfev_profile__timed(const struct perfev_profile *p, size_t i, uint64_t *time,
-				     uint32_t *node);
+				     uint32_t *node, uint64_t *weight);
 
 /*
  * A frame's name: the symbol's (or the inlined function's), else the

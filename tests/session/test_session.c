@@ -367,7 +367,7 @@ static void test_profile_times(void **state)
 		struct perfev_profile_opts o = { .sz = sizeof(o), .times = true, .background = bgmode };
 		struct perfev_profile *p = perfev_profile__new(&o);
 		struct perfev_frame fr[3];
-		uint64_t t, *self;
+		uint64_t t, w, *self;
 		uint32_t node;
 
 		(void)state;
@@ -376,20 +376,22 @@ static void test_profile_times(void **state)
 			for (int j = 0; j < 3; j++)
 				fr[j] = (struct perfev_frame){ .ip = 0x1000 + (uint64_t)((i + j) % 5),
 							       .addr = 0x1000 + (uint64_t)((i + j) % 5) };
-			assert_int_equal(perfev_profile__add_at(p, NULL, fr, 1 + i % 3, 2, 1000 + (uint64_t)i), 0);
+			assert_int_equal(perfev_profile__add_at(p, NULL, fr, 1 + i % 3, 2 + (uint64_t)(i % 4),
+							      1000 + (uint64_t)i), 0);
 		}
 		assert_int_equal(perfev_profile__nr_timed(p), 3000);
 		self = calloc(perfev_profile__nr_nodes(p), sizeof(*self));
 		assert_non_null(self);
 		for (size_t i = 0; i < 3000; i++) {
-			assert_int_equal(perfev_profile__timed(p, i, &t, &node), 0);
+			assert_int_equal(perfev_profile__timed(p, i, &t, &node, &w), 0);
 			assert_int_equal(t, 1000 + i);
+			assert_int_equal(w, 2 + i % 4);
 			assert_true(node < perfev_profile__nr_nodes(p));
-			self[node] += 2;
+			self[node] += w;
 		}
 		for (size_t i = 0; i < perfev_profile__nr_nodes(p); i++)
 			assert_int_equal(self[i], perfev_profile__node(p, i)->self);
-		assert_int_equal(perfev_profile__timed(p, 3000, &t, &node), -ENOENT);
+		assert_int_equal(perfev_profile__timed(p, 3000, &t, &node, &w), -ENOENT);
 		free(self);
 		perfev_profile__delete(p);
 	}

@@ -63,6 +63,7 @@ void perfev_profile__delete(struct perfev_profile *p)
 	free(p->frame_of_id);
 	free(p->times);
 	free(p->time_nodes);
+	free(p->time_weights);
 	idxhash_free(&p->frame_hash);
 	idxhash_free(&p->thread_hash);
 	free(p);
@@ -336,13 +337,15 @@ size_t perfev_profile__nr_timed(const struct perfev_profile *p)
 	return p->nr_times;
 }
 
-int perfev_profile__timed(const struct perfev_profile *p, size_t i, uint64_t *time, uint32_t *node)
+int perfev_profile__timed(const struct perfev_profile *p, size_t i, uint64_t *time, uint32_t *node,
+			  uint64_t *weight)
 {
 	settle(p);
 	if (i >= p->nr_times)
 		return -ENOENT;
 	*time = p->times[i];
 	*node = p->time_nodes[i];
+	*weight = p->time_weights[i];
 	return 0;
 }
 

@@ -66,8 +66,8 @@ struct perfev_profile {
 	uint32_t id_space;
 	/* With opts.background: the thread that inserts stacks, else NULL. */
 	struct profile_bg *bg;
-	/* With opts.times: each sample's time and the node it ended in, in the order added. */
-	uint64_t *times;
+	/* With opts.times: each sample's time, the node it ended in and its weight, in the order added. */
+	uint64_t *times, *time_weights;
 	uint32_t *time_nodes;
 	size_t nr_times, cap_times;
 };
