@@ -75,6 +75,13 @@ ssize_t read_fd_all(int fd, char **buf, size_t *cap);
 /* Reads an unsigned integer (decimal, or 0x hex) from a sysfs/procfs file. */
 int read_u64_file(const char *path, uint64_t *val);
 
+/*
+ * Length (2 to 4) of the well-formed UTF-8 sequence of a multi-byte
+ * character at s (n bytes left), with its code point in *cp; 0 when the
+ * bytes are not one (overlong, surrogate, beyond U+10FFFF, cut short).
+ */
+size_t utf8_len(const unsigned char *s, size_t n, uint32_t *cp);
+
 /* The value of a hex digit, -1 for any other byte. */
 static inline int hex_digit(char c)
 {

@@ -36,8 +36,7 @@ static void emit(struct sink *k, const char *p, size_t n)
 	k->len += n;
 }
 
-/* Length of the valid UTF-8 sequence at s (of n bytes left), or 0 when it is not one. */
-static size_t utf8_len(const unsigned char *s, size_t n, uint32_t *cp)
+size_t utf8_len(const unsigned char *s, size_t n, uint32_t *cp)
 {
 	unsigned char c = s[0];
 	size_t len;
