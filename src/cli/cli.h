@@ -70,7 +70,10 @@ int cmd_list(int argc, char **argv);
 int cmd_record(int argc, char **argv);
 int cmd_report(int argc, char **argv);
 int cmd_script(int argc, char **argv);
+int cmd_export(int argc, char **argv);
+int cmd_flamegraph(int argc, char **argv);
 int cmd_completion(int argc, char **argv);
-extern const struct opt_cmd stat_cmd, list_cmd, record_cmd, report_cmd, script_cmd, completion_cmd;
+extern const struct opt_cmd stat_cmd, list_cmd, record_cmd, report_cmd, script_cmd, export_cmd,
+	flamegraph_cmd, completion_cmd;
 
 #endif

@@ -15,6 +15,8 @@ static const struct cmd commands[] = {
 	{ &record_cmd, cmd_record },
 	{ &report_cmd, cmd_report },
 	{ &script_cmd, cmd_script },
+	{ &export_cmd, cmd_export },
+	{ &flamegraph_cmd, cmd_flamegraph },
 	{ &list_cmd, cmd_list },
 	{ &completion_cmd, cmd_completion },
 };

@@ -305,7 +305,7 @@
 			$('matched').textContent = S.search ? 'bad regular expression' : '';
 			$('matched').removeAttribute('data-share');
 		}
-		$('focus').innerHTML = '';
+		$('focus').textContent = s.samples ? '' : 'This profile holds no samples.';
 		if (S.focus >= 0) {
 			$('focus').textContent = 'Focused on ' + STR[s.fns.name[S.focus]];
 			var b2 = document.createElement('button');
