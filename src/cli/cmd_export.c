@@ -136,7 +136,8 @@ int cmd_export(int argc, char **argv)
 
 	err = formats[eo.fmt].write(out, &wo);
 	if (err)
-		cli_error("%s", perfev_last_error());
+		cli_error("cannot write %s: %s", a.output && strcmp(a.output, "-") ? a.output : "the output",
+			  perfev_last_error());
 	if (export_close_output(out, a.output, !err))
 		ret = 0;
 out:

@@ -145,7 +145,7 @@ int cmd_flamegraph(int argc, char **argv)
 
 	err = svg ? perfev_profile__write_svg(out, &wo) : perfev_profile__write_html(out, &wo);
 	if (err)
-		cli_error("%s", perfev_last_error());
+		cli_error("cannot write %s: %s", output, perfev_last_error());
 	if (export_close_output(out, output, !err)) {
 		ret = 0;
 		if (!a.quiet && out != stdout)

@@ -212,6 +212,7 @@ FILE *export_open_output(const char *path, bool binary)
 bool export_close_output(FILE *f, const char *path, bool ok)
 {
 	bool to_file = f != stdout;
+	struct stat st;
 
 	if (fflush(f) && ok) {
 		cli_error("cannot write '%s': %s", to_file ? path : "standard output", strerror(errno));
@@ -223,7 +224,7 @@ bool export_close_output(FILE *f, const char *path, bool ok)
 			ok = false;
 		}
 		/* A half-written file is worse than none: it would be taken for a whole one. */
-		if (!ok)
+		if (!ok && !stat(path, &st) && S_ISREG(st.st_mode))
 			unlink(path);
 	}
 	return ok;
