@@ -48,11 +48,14 @@ rec v_kern perfev -g -- "$H/getppid_loop" 3000000 && FILES="$FILES v_kern"
 # Names as both tools show them: perf report marks inlined functions " (inlined)", pprof " (inline)",
 # and pprof drops C++ template arguments.
 same_names() { sed 's/ (inlined*)\t/\t/; s/<[^<>\t]*>//g'; }
+# Functions of one name in two files (_start of the program and of ld.so) are two rows of report
+# and one function of pprof: only names that are one row are compared.
+unique_names() { awk -F'\t' '{ n[$1]++; l[NR] = $0; k[NR] = $1 } END { for (i = 1; i <= NR; i++) if (n[k[i]] == 1) print l[i] }'; }
 # report_shares FILE OPTS: "sym<TAB>percent" of perfev report's first column, one event's section.
 report_shares() {
 	"$PERFEV" report -i "$@" --stdio --sort sym -g none 2>/dev/null |
 		awk '!/^#/ && /%/ { p = $1; sub(/%/, "", p); sub(/^ *[0-9.]+% +([0-9.]+% +)?\[.\] /, ""); print $0 "\t" p }' |
-		same_names
+		same_names | unique_names
 }
 # pprof_shares FILE COLUMN SAMPLE_INDEX: "function<TAB>percent" of go tool pprof -top's flat% (2) or cum% (5).
 pprof_shares() {
