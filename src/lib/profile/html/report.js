@@ -14,7 +14,10 @@
 'use strict';
 (function () {
 	var D = JSON.parse(document.getElementById('perfev-data').textContent);
-	var STR = D.strings;
+	// Control characters in names (the program's bytes) are shown as \xNN, not drawn as boxes.
+	var STR = D.strings.map(function (s) {
+		return s.replace(/[\u0000-\u001f\u007f]/g, function (c) { return '\\x' + c.charCodeAt(0).toString(16).padStart(2, '0'); });
+	});
 	var KIND_COLORS = {
 		user: function (h) { return 'rgb(' + (200 + h % 55) + ',' + (80 + (h >> 8) % 110) + ',' + (55 + (h >> 16) % 27) + ')'; },
 		kernel: function (h) { return 'rgb(' + (220 + h % 27) + ',' + (110 + (h >> 8) % 55) + ',0)'; },
