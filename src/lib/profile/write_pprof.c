@@ -17,9 +17,9 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
-#include <zlib.h>
 
 #include "util/internal.h"
+#include "profile/gzpipe.h"
 #include "profile/write_int.h"
 #include "profile/pprof.pb-c.h"
 #include "perfev/session.h"
@@ -57,8 +57,11 @@ struct pmap {
 struct pp {
 	const struct perfev_profile_write_opts *o;
 	struct strtab strings;
-	/* Per series: each frame's function and mapping ids; each node's chain. */
-	uint32_t **fn_of_frame, **map_of_frame, **chain_of_node;
+	/*
+	 * Per series: each frame's function and mapping ids, chain as a frame of
+	 * its own (NONE until made), thread's name; each node's chain.
+	 */
+	uint32_t **fn_of_frame, **map_of_frame, **chain_of_node, **chain_of_frame, **comm_of_thread;
 	struct chain *chains;
 	size_t nr_chains, cap_chains;
 	struct idxhash chain_hash;
@@ -71,11 +74,8 @@ struct pp {
 	size_t nr_maps, cap_maps;
 	uint32_t *map_id; /* mapping index + 1 -> the id written (the program's first); [0] 0 */
 	int64_t k_pid, k_tid, k_thread;
-	/* gzip out */
-	FILE *f;
-	z_stream z;
+	struct gzpipe *gz;
 	int err;
-	unsigned char zbuf[65536];
 };
 
 /* A string's index; protobuf strings are UTF-8, so names are cleaned first. */
@@ -178,16 +178,9 @@ static bool chain_eq(const void *ctx, uint32_t idx)
 	return c->up == k->up && c->frame == k->frame && c->series == k->series;
 }
 
-static uint32_t chain(struct pp *pp, uint32_t up, uint32_t frame, uint32_t series)
+static uint32_t new_chain(struct pp *pp, uint32_t up, uint32_t frame, uint32_t series)
 {
-	struct chain_key k = { pp, up, frame, series };
-	uint64_t h = hash_mix(hash_mix(up, frame), series);
-	int64_t i = idxhash_find(&pp->chain_hash, h, chain_eq, &k);
-
-	if (i >= 0)
-		return (uint32_t)i;
-	if (!array_grow((void **)&pp->chains, &pp->cap_chains, pp->nr_chains + 1, sizeof(*pp->chains)) ||
-	    idxhash_insert(&pp->chain_hash, h, (uint32_t)pp->nr_chains) < 0) {
+	if (!array_grow((void **)&pp->chains, &pp->cap_chains, pp->nr_chains + 1, sizeof(*pp->chains))) {
 		pp->err = -ENOMEM;
 		return 0;
 	}
@@ -195,21 +188,44 @@ static uint32_t chain(struct pp *pp, uint32_t up, uint32_t frame, uint32_t serie
 	return (uint32_t)pp->nr_chains++;
 }
 
+/* The chain of frame after chain up (inlined in it), made when new. */
+static uint32_t chain(struct pp *pp, uint32_t up, uint32_t frame, uint32_t series)
+{
+	struct chain_key k = { pp, up, frame, series };
+	uint64_t h = hash_mix(hash_mix(up, frame), series);
+	int64_t i = idxhash_find(&pp->chain_hash, h, chain_eq, &k);
+	uint32_t c;
+
+	if (i >= 0)
+		return (uint32_t)i;
+	c = new_chain(pp, up, frame, series);
+	if (!pp->err && idxhash_insert(&pp->chain_hash, h, c) < 0)
+		pp->err = -ENOMEM;
+	return c;
+}
+
 /* Frames, functions, mappings and each node's chain of series si. */
 static void index_series(struct pp *pp, size_t si)
 {
 	const struct perfev_profile *p = pp->o->series[si].profile;
 	size_t nf = perfev_profile__nr_frames(p), nn = perfev_profile__nr_nodes(p);
+	size_t nt = perfev_profile__nr_threads(p);
 	uint32_t *fn = calloc(nf + 1, sizeof(*fn)), *map = calloc(nf + 1, sizeof(*map));
-	uint32_t *ch = calloc(nn, sizeof(*ch));
+	uint32_t *ch = calloc(nn, sizeof(*ch)), *own = malloc((nf + 1) * sizeof(*own));
+	uint32_t *comm = calloc(nt + 1, sizeof(*comm));
 
 	pp->fn_of_frame[si] = fn;
 	pp->map_of_frame[si] = map;
 	pp->chain_of_node[si] = ch;
-	if (!fn || !map || !ch) {
+	pp->chain_of_frame[si] = own;
+	pp->comm_of_thread[si] = comm;
+	if (!fn || !map || !ch || !own || !comm) {
 		pp->err = -ENOMEM;
 		return;
 	}
+	memset(own, 0xff, (nf + 1) * sizeof(*own));
+	for (size_t t = 0; t < nt; t++)
+		comm[t] = (uint32_t)str(pp, perfev_profile__thread(p, t)->comm);
 	for (size_t i = 0; i < nf && !pp->err; i++) {
 		fn[i] = function_of(pp, perfev_profile__frame(p, i));
 		map[i] = mapping_of(pp, perfev_profile__frame(p, i));
@@ -223,7 +239,14 @@ static void index_series(struct pp *pp, size_t si)
 		/* An inlined function's frame continues the chain of the frame it follows. */
 		inlined = perfev_profile__frame(p, n->frame)->inline_name &&
 			  perfev_profile__node(p, n->parent)->frame != NONE;
-		ch[i] = chain(pp, inlined ? ch[n->parent] : NONE, n->frame, (uint32_t)si);
+		if (inlined) {
+			ch[i] = chain(pp, ch[n->parent], n->frame, (uint32_t)si);
+			continue;
+		}
+		/* A frame of its own is its own chain: no hashing for the common case. */
+		if (own[n->frame] == NONE)
+			own[n->frame] = new_chain(pp, NONE, n->frame, (uint32_t)si);
+		ch[i] = own[n->frame];
 	}
 }
 
@@ -243,22 +266,6 @@ static uint64_t location(struct pp *pp, uint32_t c)
 
 /* ---- gzip and protobuf-c out ---- */
 
-static void z_out(struct pp *pp, const void *data, size_t len, int flush)
-{
-	pp->z.next_in = (unsigned char *)(uintptr_t)data;
-	pp->z.avail_in = (uInt)len;
-	do {
-		pp->z.next_out = pp->zbuf;
-		pp->z.avail_out = sizeof(pp->zbuf);
-		deflate(&pp->z, flush);
-		size_t n = sizeof(pp->zbuf) - pp->z.avail_out;
-
-		if (n && fwrite(pp->zbuf, 1, n, pp->f) != n && !pp->err)
-			pp->err = set_error(errno ? errno : EIO, "pprof: writing the output failed: %s",
-					    strerror(errno ? errno : EIO));
-	} while (pp->z.avail_out == 0);
-}
-
 struct zbuffer {
 	ProtobufCBuffer base;
 	struct pp *pp;
@@ -266,7 +273,7 @@ struct zbuffer {
 
 static void zbuffer_append(ProtobufCBuffer *b, size_t len, const uint8_t *data)
 {
-	z_out(((struct zbuffer *)b)->pp, data, len, Z_NO_FLUSH);
+	gzpipe_write(((struct zbuffer *)b)->pp->gz, data, len);
 }
 
 static void emit(struct pp *pp, const Profile *msg)
@@ -365,7 +372,7 @@ static void add_sample(struct pp *pp, struct chunk *c, size_t si, uint32_t node,
 	c->l[c->nr][1].key = pp->k_tid;
 	c->l[c->nr][1].num = t->tid;
 	c->l[c->nr][2].key = pp->k_thread;
-	c->l[c->nr][2].str = str(pp, t->comm);
+	c->l[c->nr][2].str = pp->comm_of_thread[si][n->thread];
 	s->n_label = 3;
 	s->label = c->lp[c->nr];
 	if (++c->nr == SAMPLES_PER_CHUNK)
@@ -460,14 +467,14 @@ static void emit_mappings(struct pp *pp)
 	}
 }
 
-/* Location id's lines, innermost first: the chain's frames from its end up. */
-static void emit_location(struct pp *pp, uint64_t id)
+#define PER_MSG 1024
+
+/* Location id's lines, innermost first (the chain's frames from its end up), into lines. */
+static void location_lines(struct pp *pp, uint64_t id, Location *lc, Line *lines, Line **linep)
 {
 	const struct chain *c = &pp->chains[pp->locs[id - 1]];
 	const struct perfev_profile *p = pp->o->series[c->series].profile;
-	Profile msg = PERFEV__PPROF__PROFILE__INIT;
-	Location loc = PERFEV__PPROF__LOCATION__INIT, *lp = &loc;
-	Line lines[32], *linep[32];
+	Location loc = PERFEV__PPROF__LOCATION__INIT;
 	size_t n = 0;
 	const struct perfev_profile_frame *outer = NULL;
 
@@ -488,24 +495,58 @@ static void emit_location(struct pp *pp, uint64_t id)
 		loc.address = outer->addr;
 	loc.n_line = n;
 	loc.line = linep;
-	msg.n_location = 1;
-	msg.location = &lp;
-	emit(pp, &msg);
+	*lc = loc;
+}
+
+/* Locations PER_MSG to a message: one pack and one hand-over to gzip each. */
+struct loc_batch {
+	Location locs[PER_MSG], *lp[PER_MSG];
+	Line lines[PER_MSG][32], *linep[PER_MSG][32];
+};
+
+static void emit_locations(struct pp *pp)
+{
+	struct loc_batch *b = malloc(sizeof(*b));
+	Location *locs = b ? b->locs : NULL, **lp = b ? b->lp : NULL;
+
+	if (!b) {
+		pp->err = -ENOMEM;
+		return;
+	}
+	for (size_t first = 1; first <= pp->nr_locs; first += PER_MSG) {
+		Profile msg = PERFEV__PPROF__PROFILE__INIT;
+		size_t n = 0;
+
+		for (size_t id = first; id <= pp->nr_locs && n < PER_MSG; id++, n++) {
+			location_lines(pp, id, &locs[n], b->lines[n], b->linep[n]);
+			lp[n] = &locs[n];
+		}
+		msg.n_location = n;
+		msg.location = lp;
+		emit(pp, &msg);
+	}
+	free(b);
 }
 
 static void emit_functions(struct pp *pp)
 {
-	for (size_t i = 0; i < pp->nr_fns; i++) {
-		Profile msg = PERFEV__PPROF__PROFILE__INIT;
-		Function fn = PERFEV__PPROF__FUNCTION__INIT, *fp = &fn;
+	Function fns[PER_MSG], *fp[PER_MSG];
 
-		fn.id = i + 1;
-		fn.name = pp->fns[i].name;
-		fn.system_name = pp->fns[i].system_name;
-		fn.filename = pp->fns[i].filename;
-		fn.start_line = pp->fns[i].start_line;
-		msg.n_function = 1;
-		msg.function = &fp;
+	for (size_t first = 0; first < pp->nr_fns; first += PER_MSG) {
+		Profile msg = PERFEV__PPROF__PROFILE__INIT;
+		size_t n = 0;
+
+		for (size_t i = first; i < pp->nr_fns && n < PER_MSG; i++, n++) {
+			fns[n] = (Function)PERFEV__PPROF__FUNCTION__INIT;
+			fns[n].id = i + 1;
+			fns[n].name = pp->fns[i].name;
+			fns[n].system_name = pp->fns[i].system_name;
+			fns[n].filename = pp->fns[i].filename;
+			fns[n].start_line = pp->fns[i].start_line;
+			fp[n] = &fns[n];
+		}
+		msg.n_function = n;
+		msg.function = fp;
 		emit(pp, &msg);
 	}
 }
@@ -549,10 +590,16 @@ static void pp_free(struct pp *pp)
 			free(pp->map_of_frame[i]);
 		if (pp->chain_of_node)
 			free(pp->chain_of_node[i]);
+		if (pp->chain_of_frame)
+			free(pp->chain_of_frame[i]);
+		if (pp->comm_of_thread)
+			free(pp->comm_of_thread[i]);
 	}
 	free(pp->fn_of_frame);
 	free(pp->map_of_frame);
 	free(pp->chain_of_node);
+	free(pp->chain_of_frame);
+	free(pp->comm_of_thread);
 	free(pp->chains);
 	idxhash_free(&pp->chain_hash);
 	free(pp->locs);
@@ -581,8 +628,7 @@ static void write_parts(struct pp *pp)
 	emit_header(pp, types, nr_types);
 	emit_samples(pp, nr_types);
 	emit_mappings(pp);
-	for (size_t i = 1; i <= pp->nr_locs; i++)
-		emit_location(pp, i);
+	emit_locations(pp);
 	emit_functions(pp);
 }
 
@@ -600,23 +646,23 @@ int perfev_profile__write_pprof(FILE *f, const struct perfev_profile_write_opts 
 	if (!pp)
 		return set_error(ENOMEM, "pprof: out of memory");
 	pp->o = &o;
-	pp->f = f;
 	pp->fn_of_frame = calloc(o.nr_series, sizeof(*pp->fn_of_frame));
 	pp->map_of_frame = calloc(o.nr_series, sizeof(*pp->map_of_frame));
 	pp->chain_of_node = calloc(o.nr_series, sizeof(*pp->chain_of_node));
+	pp->chain_of_frame = calloc(o.nr_series, sizeof(*pp->chain_of_frame));
+	pp->comm_of_thread = calloc(o.nr_series, sizeof(*pp->comm_of_thread));
 	/* Level 1, as Go's own profiles are written: large profiles stay quick to write. */
-	if (!pp->fn_of_frame || !pp->map_of_frame || !pp->chain_of_node ||
-	    deflateInit2(&pp->z, 1, Z_DEFLATED, 15 + 16, 8, Z_DEFAULT_STRATEGY) != Z_OK) {
+	if (!pp->fn_of_frame || !pp->map_of_frame || !pp->chain_of_node || !pp->chain_of_frame ||
+	    !pp->comm_of_thread || !(pp->gz = gzpipe_new(f))) {
 		pp_free(pp);
 		free(pp);
 		return set_error(ENOMEM, "pprof: out of memory");
 	}
 	write_parts(pp);
-	z_out(pp, NULL, 0, Z_FINISH);
-	deflateEnd(&pp->z);
-	err = pp->err;
-	if (err == -ENOMEM)
+	err = gzpipe_close(pp->gz);
+	if (pp->err == -ENOMEM)
 		set_error(ENOMEM, "pprof: out of memory");
+	err = pp->err ? pp->err : err;
 	pp_free(pp);
 	free(pp);
 	return err ? err : write_finish(f, "pprof");
