@@ -69,8 +69,6 @@ struct perfev_profile_frame {
 	const char *inline_name; /* an inlined function's name (sym is the one it is inlined into) */
 	struct perfev_srcline src; /* with opts.srcline; { NULL, 0 } when unknown */
 	bool kernel;
-	/* The map the frame was first seen in (the session's), or NULL: where its DSO was loaded. */
-	const struct perfev_map *map;
 };
 
 struct perfev_profile_thread {
@@ -127,6 +125,13 @@ perfev_profile__thread(const struct perfev_profile *p, size_t i);
 PERFEV_API size_t perfev_profile__nr_timed(const struct perfev_profile *p);
 PERFEV_API int perfev_profile__timed(const struct perfev_profile *p, size_t i, uint64_t *time,
 				     uint32_t *node, uint64_t *weight);
+
+/*
+ * The map frame i was first seen in (the session's: valid while it is), or
+ * NULL: where its file was loaded, for outputs that name load addresses.
+ */
+PERFEV_API const struct perfev_map *perfev_profile__frame_map(const struct perfev_profile *p,
+							      size_t i);
 
 /*
  * A frame's name: the symbol's (or the inlined function's), else the

@@ -185,6 +185,9 @@ static void test_svg_escapes(void **state)
 	/* In the embedded JSON the same name cannot end the CDATA or the script. */
 	assert_non_null(strstr(t, "\\u003codd \\\"\\u0026' \\u0001name\\u003e"));
 	assert_null(strstr(t, "\x01"));
+	/* The data is inside its element, and the element is whole. */
+	assert_true(strstr(t, "\"labels\":[") < strstr(t, "]]></script>"));
+	assert_true(strstr(t, "<![CDATA[{") != NULL);
 	free(t);
 	perfev_profile__delete(p);
 }

@@ -51,6 +51,7 @@ void perfev_profile__delete(struct perfev_profile *p)
 	profile_bg_stop(p->bg);
 	free(p->nodes);
 	free(p->frames);
+	free(p->frame_maps);
 	free(p->threads);
 	free(p->path);
 	free(p->keys);
@@ -103,9 +104,12 @@ static uint64_t frame_hash(const struct perfev_profile_frame *f)
 static int64_t append_frame(struct perfev_profile *p, const struct perfev_profile_frame *f)
 {
 	if (p->nr_frames >= PERFEV_PROFILE_NONE - 1 ||
-	    !array_grow((void **)&p->frames, &p->cap_frames, p->nr_frames + 1, sizeof(*p->frames)))
+	    !array_grow((void **)&p->frames, &p->cap_frames, p->nr_frames + 1, sizeof(*p->frames)) ||
+	    !array_grow((void **)&p->frame_maps, &p->cap_frame_maps, p->nr_frames + 1,
+			sizeof(*p->frame_maps)))
 		return -1;
 	p->frames[p->nr_frames] = *f;
+	p->frame_maps[p->nr_frames] = p->cur_map;
 	return p->nr_frames++;
 }
 
@@ -172,8 +176,9 @@ static bool push(struct perfev_profile *p, size_t *n, int64_t frame)
  */
 static bool add_frame(struct perfev_profile *p, size_t *n, const struct perfev_frame *fr, bool by_id)
 {
-	struct perfev_profile_frame f = { .dso = fr->dso, .sym = fr->sym, .kernel = fr->kernel,
-					  .map = fr->map };
+	struct perfev_profile_frame f = { .dso = fr->dso, .sym = fr->sym, .kernel = fr->kernel };
+
+	p->cur_map = fr->map;
 
 	if (!f.sym)
 		f.addr = fr->addr;
@@ -329,6 +334,12 @@ const struct perfev_profile_thread *perfev_profile__thread(const struct perfev_p
 {
 	settle(p);
 	return i < p->nr_threads ? &p->threads[i] : NULL;
+}
+
+const struct perfev_map *perfev_profile__frame_map(const struct perfev_profile *p, size_t i)
+{
+	settle(p);
+	return i < p->nr_frames ? p->frame_maps[i] : NULL;
 }
 
 size_t perfev_profile__nr_timed(const struct perfev_profile *p)

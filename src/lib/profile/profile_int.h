@@ -25,6 +25,10 @@ struct perfev_profile {
 	unsigned children_bits;
 	struct perfev_profile_frame *frames;
 	size_t nr_frames, cap_frames;
+	/* Each frame's first map, beside frames; cur_map: the map of the frame being added. */
+	const struct perfev_map **frame_maps;
+	size_t cap_frame_maps;
+	const struct perfev_map *cur_map;
 	/*
 	 * Frames [0, nr_hashed) are in frame_hash.  While every frame came by
 	 * a new id of one session, none need be: ids already tell them apart.

@@ -136,8 +136,9 @@ static uint32_t function_of(struct pp *pp, const struct perfev_profile_frame *f)
 	return (uint32_t)pp->nr_fns;
 }
 
-/* The mapping id (from 1) of frame f's file, 0 for none; added when new. */
-static uint32_t mapping_of(struct pp *pp, const struct perfev_profile_frame *f)
+/* The mapping id (from 1) of frame f's file (first seen in map), 0 for none; added when new. */
+static uint32_t mapping_of(struct pp *pp, const struct perfev_profile_frame *f,
+			   const struct perfev_map *map)
 {
 	uint8_t id[PERFEV_BUILD_ID_MAX];
 	char hex[2 * PERFEV_BUILD_ID_MAX + 1];
@@ -159,7 +160,7 @@ static uint32_t mapping_of(struct pp *pp, const struct perfev_profile_frame *f)
 	for (size_t i = 0; i < n; i++)
 		snprintf(hex + 2 * i, 3, "%02x", id[i]);
 	hex[2 * n] = '\0';
-	pp->maps[pp->nr_maps] = (struct pmap){ f->dso, f->map, str(pp, write_dso_path(f)), str(pp, hex) };
+	pp->maps[pp->nr_maps] = (struct pmap){ f->dso, map, str(pp, write_dso_path(f)), str(pp, hex) };
 	return (uint32_t)++pp->nr_maps;
 }
 
@@ -228,7 +229,7 @@ static void index_series(struct pp *pp, size_t si)
 		comm[t] = (uint32_t)str(pp, perfev_profile__thread(p, t)->comm);
 	for (size_t i = 0; i < nf && !pp->err; i++) {
 		fn[i] = function_of(pp, perfev_profile__frame(p, i));
-		map[i] = mapping_of(pp, perfev_profile__frame(p, i));
+		map[i] = mapping_of(pp, perfev_profile__frame(p, i), perfev_profile__frame_map(p, i));
 	}
 	for (size_t i = 1; i < nn && !pp->err; i++) {
 		const struct perfev_profile_node *n = perfev_profile__node(p, i);

@@ -153,6 +153,7 @@ static int data(struct svg *sv)
 {
 	const struct flame *fl = sv->fl;
 	struct perfev_json *j = perfev_json__new(sv->f, PERFEV_JSON_HTML_SAFE);
+	int err;
 
 	if (!j)
 		return -ENOMEM;
@@ -181,8 +182,10 @@ static int data(struct svg *sv)
 		perfev_json__str(j, NULL, fl->labels.s[i]);
 	perfev_json__arr_end(j);
 	perfev_json__obj_end(j);
+	/* The writer buffers: what it holds goes out before the element is closed. */
+	err = perfev_json__delete(j);
 	fputs("]]></script>\n", sv->f);
-	return perfev_json__delete(j);
+	return err;
 }
 
 static const char svg_style[] =
