@@ -11,6 +11,7 @@
 //   node browser.js speedscope FILE OUTDIR FRAME
 //   node browser.js thread FILE OUTDIR TID      (the HTML report, one thread selected)
 //   node browser.js names FILE OUTDIR TEXT...   (the page shows each TEXT)
+//   node browser.js load FILE OUTDIR            (time to load and to be ready)
 'use strict';
 const path = require('path');
 const fs = require('fs');
@@ -186,6 +187,17 @@ async function thread(browser) {
 	await shot(page, 'html-thread.png');
 }
 
+// How long a page takes to open: loaded, and ready to use (the report's script done).
+async function load(browser) {
+	const url = 'file://' + path.resolve(file), t0 = Date.now();
+	const { page, loadMs } = await open(browser, url, () => false);
+	await page.waitForFunction(() => (document.body || document.documentElement).getAttribute('data-ready') === '1' ||
+		document.documentElement.getAttribute('data-ready') === '1', { timeout: 300000 });
+	out('load_ms', loadMs);
+	out('ready_ms', Date.now() - t0);
+	await shot(page, 'load-' + path.basename(file).replace(/\W/g, '_') + '.png');
+}
+
 async function names(browser) {
 	const url = 'file://' + path.resolve(file);
 	const { page } = await open(browser, url, () => false);
@@ -203,7 +215,7 @@ async function names(browser) {
 	fs.mkdirSync(outdir, { recursive: true });
 	const { browser, dir } = await launch();
 	try {
-		await { html, svg, speedscope, names, thread }[mode](browser);
+		await { html, svg, speedscope, names, thread, load }[mode](browser);
 	} catch (e) {
 		fail('exception: ' + String(e && e.message || e).split('\n')[0]);
 	} finally {
