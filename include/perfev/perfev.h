@@ -19,6 +19,7 @@
 #include "perfev/selfmon.h"
 #include "perfev/session.h"
 #include "perfev/symbols.h"
+#include "perfev/tracefmt.h"
 #include "perfev/unwind.h"
 #include "perfev/synth.h"
 #include "perfev/workload.h"
