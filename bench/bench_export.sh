@@ -10,7 +10,7 @@
 # report's size and the time headless Chromium takes to open it and run its
 # script.  Wall time medians of RUNS.  BENCH_DATA=FILE reuses a recording.
 set -eu
-BUILD=${1:-build}
+BUILD=$(cd "${1:-build}" && pwd)
 RUNS=${RUNS:-3}
 PERFEV=$BUILD/perfev
 RUSAGE=$BUILD/bench/rusage
@@ -21,6 +21,7 @@ OUT=$(mktemp -d)
 trap 'rm -rf "$OUT"' EXIT
 command -v perf >/dev/null || { echo "bench_export: perf missing; run scripts/setup.sh"; exit 1; }
 command -v clang >/dev/null || { echo "bench_export: clang missing; run scripts/setup.sh"; exit 1; }
+# Paths given in arguments must hold no blanks: the commands below are split on them.
 
 DATA=${BENCH_DATA:-$OUT/cc.data}
 if [ -z "${BENCH_DATA:-}" ]; then
@@ -32,28 +33,47 @@ fi
 samples=$(perf report -D -i "$DATA" 2>/dev/null | awk '/^ *SAMPLE events:/ { print $3; exit }')
 mb=$(du -m "$DATA" | cut -f1)
 
-time_of() { set -- $("$RUSAGE" "$RUNS" "$@"); echo "$1"; }
-report=$(time_of "$PERFEV" report -q --stdio -i "$DATA")
-for f in pprof speedscope folded json; do
-	t=$(time_of "$PERFEV" export -q -f $f -i "$DATA" -o "$OUT/x.$f")
-	size=$(du -k "$OUT/x.$f" | cut -f1)
-	awk -v t="$t" -v r="$report" -v f="$f" -v n="$samples" -v kb="$size" -v runs="$RUNS" 'BEGIN {
-		printf "export_%s_vs_report: ratio %.3f (perfev export -f %s %.3f s, perfev report %.3f s; %d samples; %.1f MB out; medians of %d; goal <= 1.2)\n",
-			f, t / r, f, t, r, n, kb / 1024, runs }'
-done
-html=$(time_of "$PERFEV" flamegraph -q -i "$DATA" -o "$OUT/x.html")
-svg=$(time_of "$PERFEV" flamegraph -q -i "$DATA" -o "$OUT/x.svg")
-pscript=$(time_of perf script -i "$DATA")
+# pair NAME WHAT PEER -- A... -- B...: RUNS rounds, each timing A then B (one run each); prints the
+# median of the rounds' ratios A/B and the medians of the two times.  Rounds alternate the two so that
+# a busy moment of a shared machine falls on both.
+pair() {
+	name=$1 what=$2 peer=$3
+	shift 3
+	: >"$OUT/pair"
+	i=0
+	while [ $i -lt "$RUNS" ]; do
+		# shellcheck disable=SC2086 # the commands are split on blanks
+		a=$(cd "$OUT/pf" && "$RUSAGE" 1 $A_CMD | cut -d' ' -f1)
+		# shellcheck disable=SC2086
+		b=$(cd "$OUT/pf" && "$RUSAGE" 1 $B_CMD | cut -d' ' -f1)
+		echo "$a $b" >>"$OUT/pair"
+		i=$((i + 1))
+	done
+	awk -v name="$name" -v what="$what" -v peer="$peer" -v n="$samples" -v runs="$RUNS" -v extra="$EXTRA" '
+		{ r[NR] = $1 / $2; a[NR] = $1; b[NR] = $2 }
+		function med(x, k, t, i, j) { for (i = 1; i <= k; i++) for (j = i + 1; j <= k; j++) if (x[j] < x[i]) { t = x[i]; x[i] = x[j]; x[j] = t }
+			return x[int((k + 1) / 2)] }
+		END { printf "%s: ratio %.3f (%s %.3f s, %s %.3f s; %d samples%s; median of %d alternating rounds)\n",
+			name, med(r, NR), what, med(a, NR), peer, med(b, NR), n, extra, runs }' "$OUT/pair"
+}
 # perf's flame graph script reads ./perf.data (it takes no -i) and writes its stacks, the data of its page.
 mkdir -p "$OUT/pf"
 ln -s "$(cd "$(dirname "$DATA")" && pwd)/$(basename "$DATA")" "$OUT/pf/perf.data"
-pflame=$(cd "$OUT/pf" && time_of perf script report flamegraph --format json -o "$OUT/pf/stacks.json")
-awk -v h="$html" -v s="$svg" -v p="$pscript" -v f="$pflame" -v n="$samples" -v mb="$mb" 'BEGIN {
-	printf "html_vs_perf_flamegraph: ratio %.3f (perfev flamegraph -o x.html %.3f s, perf script report flamegraph --format json %.3f s; %d samples, %d MB)\n", h / f, h, f, n, mb
-	printf "svg_vs_perf_flamegraph: ratio %.3f (perfev flamegraph -o x.svg %.3f s, perf script report flamegraph --format json %.3f s)\n", s / f, s, f
-	printf "html_vs_perf_script: ratio %.3f (perfev flamegraph -o x.html %.3f s, perf script > /dev/null %.3f s)\n", h / p, h, p
-	printf "svg_vs_perf_script: ratio %.3f (perfev flamegraph -o x.svg %.3f s, perf script > /dev/null %.3f s)\n", s / p, s, p
-}'
+REPORT="$PERFEV report -q --stdio -i $DATA"
+for f in pprof speedscope folded json; do
+	"$PERFEV" export -q -f $f -i "$DATA" -o "$OUT/x.$f"
+	EXTRA="; $(du -k "$OUT/x.$f" | awk '{ printf "%.1f MB", $1 / 1024 }') written; goal <= 1.2"
+	A_CMD="$PERFEV export -q -f $f -i $DATA -o $OUT/x.$f" B_CMD=$REPORT \
+		pair "export_${f}_vs_report" "perfev export -f $f" "perfev report"
+done
+PFLAME="perf script report flamegraph --format json -o $OUT/pf/stacks.json"
+for f in html svg; do
+	EXTRA=""
+	A_CMD="$PERFEV flamegraph -q -i $DATA -o $OUT/x.$f" B_CMD=$PFLAME \
+		pair "${f}_vs_perf_flamegraph" "perfev flamegraph -o x.$f" "perf script report flamegraph --format json"
+	A_CMD="$PERFEV flamegraph -q -i $DATA -o $OUT/x.$f" B_CMD="perf script -i $DATA" \
+		pair "${f}_vs_perf_script" "perfev flamegraph -o x.$f" "perf script"
+done
 if command -v node >/dev/null 2>&1 && [ -d "$ROOT/tests/js/node_modules/puppeteer-core" ]; then
 	loads=""
 	for i in 1 2 3; do

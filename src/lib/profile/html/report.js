@@ -77,17 +77,65 @@
 		cur.table = null;
 	}
 
+	// A tree of functions being merged: typed arrays, children linked (sorted only when drawn),
+	// each (parent, function) found through one Map with exact numeric keys.
+	function Tree(cap, F) {
+		this.n = 1; this.cap = Math.max(cap, 16); this.F = F + 1; this.map = new Map();
+		this.alloc(this.cap);
+		this.parent[0] = -1; this.fn[0] = -1;
+	}
+	Tree.prototype.alloc = function (cap) {
+		var old = this, T = [['parent', Int32Array], ['fn', Int32Array], ['first', Int32Array], ['next', Int32Array],
+			 ['self', Float64Array], ['total', Float64Array], ['samples', Float64Array]];
+		T.forEach(function (t) {
+			var a = new t[1](cap);
+			if (t[0] === 'first' || t[0] === 'next') a.fill(-1);
+			if (old[t[0]]) a.set(old[t[0]]);
+			old[t[0]] = a;
+		});
+		this.cap = cap;
+	};
+	Tree.prototype.child = function (p, f) {
+		var key = p * this.F + f, at = this.map.get(key);
+		if (at !== undefined) return at;
+		if (this.n === this.cap) this.alloc(this.cap * 2);
+		at = this.n++;
+		this.parent[at] = p; this.fn[at] = f;
+		this.next[at] = this.first[p]; this.first[p] = at;
+		this.map.set(key, at);
+		return at;
+	};
+	// Totals and samples from selves: a child comes after its parent.
+	Tree.prototype.sum = function () {
+		for (var i = this.n - 1; i >= 0; i--) {
+			this.total[i] += this.self[i];
+			if (i) { this.total[this.parent[i]] += this.total[i]; this.samples[this.parent[i]] += this.samples[i]; }
+		}
+		this.map = null;
+		this.kidsCache = new Map();
+	};
+	// A node's children in name order, made when first drawn.
+	Tree.prototype.kids = function (k) {
+		var c = this.kidsCache.get(k);
+		if (c) return c;
+		c = [];
+		for (var x = this.first[k]; x >= 0; x = this.next[x]) c.push(x);
+		var fns = series().fns.name, fn = this.fn;
+		c.sort(function (a, b) { var x = STR[fns[fn[a]]], y = STR[fns[fn[b]]]; return x < y ? -1 : x > y ? 1 : 0; });
+		this.kidsCache.set(k, c);
+		return c;
+	};
+
 	// The tree with siblings of one function merged, threads merged; focused: the subtrees of
 	// the focus function's outermost calls, merged under one root.
 	function merge() {
-		var c = cur, N = c.N, par = c.par, fn = c.fn, map = new Map();
+		var c = cur, N = c.N, par = c.par, fn = c.fn, m = new Tree(N >> 1, series().fns.name.length);
 		var mOf = new Int32Array(N).fill(-1), inFocus = new Uint8Array(N);
-		var m = { parent: [-1], fn: [-1], self: [0], total: [0], samples: [0], kids: [[]] };
 		mOf[0] = 0;
 		for (var i = 1; i < N; i++) {
 			if (!c.tot[i]) continue;
 			var p = par[i], f = fn[i], mp;
-			if (f < 0) { mOf[i] = 0; inFocus[i] = 0; continue; } // a thread: merged into the root
+			if (f < 0) { mOf[i] = 0; continue; } // a thread: merged into the root
 			if (S.focus >= 0) {
 				inFocus[i] = inFocus[p] || f === S.focus;
 				if (!inFocus[i]) continue;
@@ -96,59 +144,35 @@
 				mp = mOf[p];
 			}
 			if (mp < 0) continue;
-			var key = mp * 1048576 + f, at = map.get(key);
-			if (at === undefined) {
-				at = m.parent.length;
-				map.set(key, at);
-				m.parent.push(mp); m.fn.push(f); m.self.push(0); m.total.push(0); m.samples.push(0); m.kids.push([]);
-				m.kids[mp].push(at);
-			}
+			var at = m.child(mp, f);
 			mOf[i] = at;
 			m.self[at] += c.self[i];
 			m.samples[at] += c.ss[i];
 		}
-		// Totals from selves: a merged node's children come after it.
-		for (i = m.parent.length - 1; i >= 0; i--) {
-			m.total[i] += m.self[i];
-			if (i) { m.total[m.parent[i]] += m.total[i]; }
-		}
-		var sm = new Float64Array(m.parent.length);
-		for (i = m.parent.length - 1; i >= 0; i--) { sm[i] += m.samples[i]; if (i) sm[m.parent[i]] += sm[i]; }
-		m.tsamples = sm;
-		sortKids(m);
+		m.sum();
+		m.tsamples = m.samples;
 		return m;
-	}
-
-	function sortKids(m) {
-		var name = function (k) { return STR[series().fns.name[m.fn[k]]]; };
-		m.kids.forEach(function (k) { k.sort(function (a, b) { var x = name(a), y = name(b); return x < y ? -1 : x > y ? 1 : 0; }); });
 	}
 
 	// Callers: each sample's stack from its innermost function outwards, merged.
 	function invert() {
-		var c = cur, N = c.N, par = c.par, fn = c.fn, map = new Map();
-		var m = { parent: [-1], fn: [-1], self: [0], total: [0], samples: [0], kids: [[]] };
+		var c = cur, N = c.N, par = c.par, fn = c.fn, m = new Tree(N, series().fns.name.length);
 		for (var i = 1; i < N; i++) {
 			if (!c.self[i] || fn[i] < 0) continue;
 			if (S.focus >= 0 && fn[i] !== S.focus) continue;
 			var at = 0;
+			for (var a = i; a > 0 && fn[a] >= 0; a = par[a]) {
+				at = m.child(at, fn[a]);
+				m.samples[at] += c.ss[i];
+				m.total[at] += c.self[i];
+			}
 			m.total[0] += c.self[i];
 			m.samples[0] += c.ss[i];
-			for (var a = i; a > 0 && fn[a] >= 0; a = par[a]) {
-				var key = at * 1048576 + fn[a], nx = map.get(key);
-				if (nx === undefined) {
-					nx = m.parent.length;
-					map.set(key, nx);
-					m.parent.push(at); m.fn.push(fn[a]); m.self.push(0); m.total.push(0); m.samples.push(0); m.kids.push([]);
-					m.kids[at].push(nx);
-				}
-				m.total[nx] += c.self[i];
-				m.samples[nx] += c.ss[i];
-				at = nx;
-			}
 		}
+		// Each node's total is already what passed through it: no sums from selves.
+		m.map = null;
+		m.kidsCache = new Map();
 		m.tsamples = m.samples;
-		sortKids(m);
 		return m;
 	}
 
@@ -205,8 +229,8 @@
 	}
 
 	function depthOf(m) {
-		var d = new Int32Array(m.parent.length), max = 0;
-		for (var i = 1; i < d.length; i++) { d[i] = d[m.parent[i]] + 1; if (d[i] > max) max = d[i]; }
+		var d = new Int32Array(m.n), max = 0;
+		for (var i = 1; i < m.n; i++) { d[i] = d[m.parent[i]] + 1; if (d[i] > max) max = d[i]; }
 		return { d: d, max: max };
 	}
 
@@ -221,7 +245,7 @@
 		ctx.font = '12px Verdana, sans-serif';
 		ctx.textBaseline = 'middle';
 		drawn = [];
-		var z = S.zoom < m.parent.length ? S.zoom : 0, zw = m.total[z] || 1;
+		var z = S.zoom < m.n ? S.zoom : 0, zw = m.total[z] || 1;
 		function y(d) { return icicle ? d * FRAME_H : H - 4 - (d + 1) * FRAME_H; }
 		function box(k, x, w, d) {
 			ctx.fillStyle = color(m, k, hit);
@@ -239,7 +263,7 @@
 		(function walk(k, x, w) {
 			box(k, x, w, dep.d[k]);
 			var kx = x;
-			m.kids[k].forEach(function (c) {
+			m.kids(k).forEach(function (c) {
 				var cw = m.total[c] / zw * W;
 				if (cw >= 0.3) walk(c, kx, cw);
 				kx += cw;
