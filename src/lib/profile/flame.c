@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "util/internal.h"
+#include "profile/profile_int.h"
 #include "profile/flame.h"
 
 #define NONE PERFEV_PROFILE_NONE
@@ -213,7 +214,7 @@ int flame_build(struct flame *fl, const struct perfev_profile *p, enum perfev_wr
 	}
 	of[0] = 0;
 	for (size_t i = 1; i < nr && !err; i++) {
-		const struct perfev_profile_node *pn = perfev_profile__node(p, i);
+		const struct perfev_profile_node *pn = PNODE(p, i);
 		int64_t at = place(fl, p, of, pn, prefix, folded);
 
 		if (at < 0) {

@@ -78,6 +78,12 @@ struct perfev_profile {
 
 
 /*
+ * Node i of p, for the writers' loops over millions of nodes: no call, no
+ * wait.  Valid once the profile has settled (write_opts() makes sure).
+ */
+#define PNODE(p, i) (&(p)->nodes[(i)])
+
+/*
  * Inserts one stack of thread th, as frame indices outermost first, now, on
  * the calling thread; 0 or -errno with the error set.
  */

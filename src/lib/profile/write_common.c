@@ -24,9 +24,12 @@ int write_opts(struct perfev_profile_write_opts *o, const struct perfev_profile_
 	if (!o->nr_series || !o->series)
 		return set_error(EINVAL, "%s: no profile to write (perfev_profile_write_opts.series is "
 				 "empty)", format);
-	for (size_t i = 0; i < o->nr_series; i++)
+	for (size_t i = 0; i < o->nr_series; i++) {
 		if (!o->series[i].profile)
 			return set_error(EINVAL, "%s: series %zu has no profile", format, i);
+		/* Waits for a background inserter: the writers then read the tree directly (PNODE). */
+		perfev_profile__nr_nodes(o->series[i].profile);
+	}
 	if (o->prefix > PERFEV_WRITE_PREFIX_TID || o->colors > PERFEV_WRITE_COLOR_DSO)
 		return set_error(EINVAL, "%s: unknown prefix or colour scheme", format);
 	return 0;

@@ -15,6 +15,7 @@
 #include <string.h>
 
 #include "util/internal.h"
+#include "profile/profile_int.h"
 #include "profile/html_assets.h"
 #include "profile/write_int.h"
 #include "perfev/json.h"
@@ -188,7 +189,7 @@ static void write_fns(struct html *h, const struct fntab *t)
 	do {                                                                          \
 		perfev_json__arr_begin((h)->j, key);                                   \
 		for (size_t i_ = 0; i_ < perfev_profile__nr_nodes(p); i_++) {          \
-			const struct perfev_profile_node *n = perfev_profile__node(p, i_); \
+			const struct perfev_profile_node *n = PNODE(p, i_); \
 			perfev_json__i64((h)->j, NULL, (expr));                         \
 		}                                                                     \
 		perfev_json__arr_end((h)->j);                                          \
@@ -208,7 +209,7 @@ static void write_nodes(struct html *h, const struct perfev_profile *p, const st
 static int write_series(struct html *h, const struct perfev_profile_series *s)
 {
 	struct fntab t = { .strings = &h->strings };
-	const struct perfev_profile_node *root = perfev_profile__node(s->profile, 0);
+	const struct perfev_profile_node *root = PNODE(s->profile, 0);
 	int err = fntab_add_profile(&t, s->profile);
 
 	if (!err) {

@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "util/internal.h"
+#include "profile/profile_int.h"
 #include "profile/write_int.h"
 #include "perfev/json.h"
 #include "perfev/profile_table.h"
@@ -64,7 +65,7 @@ static void write_nodes(struct perfev_json *j, const struct perfev_profile *p)
 	perfev_json__arr_end(j);
 	perfev_json__arr_begin(j, "nodes");
 	for (size_t i = 0; i < perfev_profile__nr_nodes(p); i++) {
-		const struct perfev_profile_node *n = perfev_profile__node(p, i);
+		const struct perfev_profile_node *n = PNODE(p, i);
 
 		perfev_json__arr_begin(j, NULL);
 		perfev_json__i64(j, NULL, n->parent == PERFEV_PROFILE_NONE ? -1 : (int64_t)n->parent);
@@ -133,7 +134,7 @@ static int write_table(struct perfev_json *j, const struct perfev_profile *p)
 
 static int write_series(struct perfev_json *j, const struct perfev_profile_series *s)
 {
-	const struct perfev_profile_node *root = perfev_profile__node(s->profile, 0);
+	const struct perfev_profile_node *root = PNODE(s->profile, 0);
 
 	perfev_json__obj_begin(j, NULL);
 	perfev_json__str(j, "name", write_series_name(s));

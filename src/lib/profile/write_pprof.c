@@ -19,6 +19,7 @@
 #include <string.h>
 
 #include "util/internal.h"
+#include "profile/profile_int.h"
 #include "profile/gzpipe.h"
 #include "profile/write_int.h"
 #include "profile/pprof.pb-c.h"
@@ -232,14 +233,14 @@ static void index_series(struct pp *pp, size_t si)
 		map[i] = mapping_of(pp, perfev_profile__frame(p, i), perfev_profile__frame_map(p, i));
 	}
 	for (size_t i = 1; i < nn && !pp->err; i++) {
-		const struct perfev_profile_node *n = perfev_profile__node(p, i);
+		const struct perfev_profile_node *n = PNODE(p, i);
 		bool inlined;
 
 		if (n->frame == NONE)
 			continue;
 		/* An inlined function's frame continues the chain of the frame it follows. */
 		inlined = perfev_profile__frame(p, n->frame)->inline_name &&
-			  perfev_profile__node(p, n->parent)->frame != NONE;
+			  PNODE(p, n->parent)->frame != NONE;
 		if (inlined) {
 			ch[i] = chain(pp, ch[n->parent], n->frame, (uint32_t)si);
 			continue;
@@ -340,7 +341,7 @@ static void flush_chunk(struct pp *pp, struct chunk *c)
 static void add_sample(struct pp *pp, struct chunk *c, size_t si, uint32_t node, size_t nr_types)
 {
 	const struct perfev_profile *p = pp->o->series[si].profile;
-	const struct perfev_profile_node *n = perfev_profile__node(p, node);
+	const struct perfev_profile_node *n = PNODE(p, node);
 	const struct perfev_profile_thread *t = perfev_profile__thread(p, n->thread);
 	const uint32_t *ch = pp->chain_of_node[si];
 	Sample *s = &c->s[c->nr];
@@ -348,7 +349,7 @@ static void add_sample(struct pp *pp, struct chunk *c, size_t si, uint32_t node,
 	size_t first = c->nr_locs;
 
 	*s = (Sample)PERFEV__PPROF__SAMPLE__INIT;
-	for (uint32_t a = node; a != NONE && perfev_profile__node(p, a)->frame != NONE;) {
+	for (uint32_t a = node; a != NONE && PNODE(p, a)->frame != NONE;) {
 		if (!array_grow((void **)&c->locs, &c->cap_locs, c->nr_locs + 1, sizeof(*c->locs))) {
 			pp->err = -ENOMEM;
 			return;
@@ -356,7 +357,7 @@ static void add_sample(struct pp *pp, struct chunk *c, size_t si, uint32_t node,
 		c->locs[c->nr_locs++] = location(pp, ch[a]);
 		/* Up past the frames this location's chain holds. */
 		for (uint32_t k = ch[a]; k != NONE; k = pp->chains[k].up)
-			a = perfev_profile__node(p, a)->parent;
+			a = PNODE(p, a)->parent;
 	}
 	s->n_location_id = c->nr_locs - first;
 	memset(v, 0, nr_types * sizeof(*v));
@@ -395,7 +396,7 @@ static void emit_samples(struct pp *pp, size_t nr_types)
 		const struct perfev_profile *p = pp->o->series[si].profile;
 
 		for (size_t i = 1; i < perfev_profile__nr_nodes(p) && !pp->err; i++)
-			if (perfev_profile__node(p, i)->self_samples)
+			if (PNODE(p, i)->self_samples)
 				add_sample(pp, c, si, (uint32_t)i, nr_types);
 	}
 	flush_chunk(pp, c);
@@ -416,11 +417,11 @@ static void order_mappings(struct pp *pp)
 	uint64_t best = 0;
 	size_t prog = SIZE_MAX;
 
-	for (uint32_t t = perfev_profile__node(p, 0)->first_child; t != NONE;
-	     t = perfev_profile__node(p, t)->next_sibling)
-		if (perfev_profile__node(p, t)->total > best) {
-			best = perfev_profile__node(p, t)->total;
-			comm = perfev_profile__thread(p, perfev_profile__node(p, t)->thread)->comm;
+	for (uint32_t t = PNODE(p, 0)->first_child; t != NONE;
+	     t = PNODE(p, t)->next_sibling)
+		if (PNODE(p, t)->total > best) {
+			best = PNODE(p, t)->total;
+			comm = perfev_profile__thread(p, PNODE(p, t)->thread)->comm;
 		}
 	for (size_t i = 0; i < pp->nr_maps && prog == SIZE_MAX; i++)
 		if (comm && !strcmp(perfev_dso__short_name(pp->maps[i].dso), comm))

@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "util/internal.h"
+#include "profile/profile_int.h"
 #include "profile/write_int.h"
 #include "perfev/json.h"
 
@@ -58,13 +59,13 @@ static void write_frames(struct ss_ctx *c)
 /* The functions from the thread's outermost caller down to node, into c->stack; how many. */
 static size_t stack_of(struct ss_ctx *c, const struct perfev_profile *p, uint32_t node)
 {
-	size_t d = perfev_profile__node(p, node)->depth;
+	size_t d = PNODE(p, node)->depth;
 	size_t n = d >= 2 ? d - 1 : 0;
 
 	if (!array_grow((void **)&c->stack, &c->cap_stack, n + 1, sizeof(*c->stack)))
 		return SIZE_MAX;
-	for (uint32_t a = node; perfev_profile__node(p, a)->depth >= 2; a = perfev_profile__node(p, a)->parent)
-		c->stack[perfev_profile__node(p, a)->depth - 2] = c->fns.of_frame[perfev_profile__node(p, a)->frame];
+	for (uint32_t a = node; PNODE(p, a)->depth >= 2; a = PNODE(p, a)->parent)
+		c->stack[PNODE(p, a)->depth - 2] = c->fns.of_frame[PNODE(p, a)->frame];
 	return n;
 }
 
@@ -80,7 +81,7 @@ static int group_by_thread(struct ss_ctx *c, const struct perfev_profile *p)
 	if (!c->by_thread || !c->first)
 		return set_error(ENOMEM, "speedscope: out of memory");
 	for (size_t i = 1; i < nr; i++) {
-		const struct perfev_profile_node *n = perfev_profile__node(p, i);
+		const struct perfev_profile_node *n = PNODE(p, i);
 
 		if (n->self && n->depth >= 2)
 			c->first[n->thread + 2]++;
@@ -88,7 +89,7 @@ static int group_by_thread(struct ss_ctx *c, const struct perfev_profile *p)
 	for (size_t t = 2; t < nt + 2; t++)
 		c->first[t] += c->first[t - 1];
 	for (size_t i = 1; i < nr; i++) {
-		const struct perfev_profile_node *n = perfev_profile__node(p, i);
+		const struct perfev_profile_node *n = PNODE(p, i);
 
 		if (n->self && n->depth >= 2)
 			c->by_thread[c->first[n->thread + 1]++] = (uint32_t)i;
@@ -100,7 +101,7 @@ static int group_by_thread(struct ss_ctx *c, const struct perfev_profile *p)
 static int write_thread(struct ss_ctx *c, const struct perfev_profile_series *s, uint32_t tnode)
 {
 	const struct perfev_profile *p = s->profile;
-	const struct perfev_profile_node *tn = perfev_profile__node(p, tnode);
+	const struct perfev_profile_node *tn = PNODE(p, tnode);
 	const struct perfev_profile_thread *t = perfev_profile__thread(p, tn->thread);
 	char name[512];
 	size_t from = c->first[tn->thread], to = c->first[tn->thread + 1];
@@ -126,7 +127,7 @@ static int write_thread(struct ss_ctx *c, const struct perfev_profile_series *s,
 	perfev_json__arr_end(c->j);
 	perfev_json__arr_begin(c->j, "weights");
 	for (size_t i = from; i < to; i++)
-		perfev_json__u64(c->j, NULL, perfev_profile__node(p, c->by_thread[i])->self);
+		perfev_json__u64(c->j, NULL, PNODE(p, c->by_thread[i])->self);
 	perfev_json__arr_end(c->j);
 	perfev_json__obj_end(c->j);
 	return 0;
@@ -143,8 +144,8 @@ static int write_profiles(struct ss_ctx *c, const struct perfev_profile_write_op
 		err = fntab_add_profile(&c->fns, p);
 		if (!err)
 			err = group_by_thread(c, p);
-		for (uint32_t t = perfev_profile__node(p, 0)->first_child; t != NONE && !err;
-		     t = perfev_profile__node(p, t)->next_sibling)
+		for (uint32_t t = PNODE(p, 0)->first_child; t != NONE && !err;
+		     t = PNODE(p, t)->next_sibling)
 			err = write_thread(c, &o->series[si], t);
 	}
 	perfev_json__arr_end(c->j);
