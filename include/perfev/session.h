@@ -108,7 +108,8 @@ struct perfev_session_sample {
 	 * The event this delivery counts for, and its weight: the sample's
 	 * own event and period, or for a group sample read with
 	 * PERF_SAMPLE_READ, each member in turn with the increase of its
-	 * count since that member's previous sample (as perf does).
+	 * count since that member's previous sample, members that did not
+	 * count since then left out (as perf does).
 	 */
 	int evsel;
 	uint64_t period;

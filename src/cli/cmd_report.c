@@ -218,6 +218,7 @@ static bool parse_args(int argc, char **argv, struct report_opts *o, bool *no_de
 		goto out;
 	if (a.fields && !parse_fields(o, a.fields, a.sort != NULL))
 		goto out;
+	o->sym_first = a.sort && !a.fields && o->nr_keys && o->keys[0] == KEY_SYM;
 	if (!o->nr_keys) {
 		add_key(o, KEY_COMM);
 		add_key(o, KEY_DSO);
@@ -334,13 +335,29 @@ static int on_sample(void *ctx, const struct perfev_session_sample *ss)
 		       : 0;
 }
 
+/* A count as perf's headers abbreviate it: above 1000, thousands ("4K"), and so on. */
+static uint64_t abbreviated(uint64_t v, char *unit)
+{
+	static const char units[] = " KMG";
+
+	*unit = units[0];
+	for (int i = 1; i < 4 && v > 1000; i++) {
+		v /= 1000;
+		*unit = units[i];
+	}
+	return v;
+}
+
 static void print_header(struct report_state *st, size_t evsel, uint64_t samples, uint64_t period,
 			 uint64_t lost)
 {
 	struct perfev_data_reader *r = perfev_session__reader(st->s);
+	char unit;
 
-	printf("#\n# Total Lost Samples: %" PRIu64 "\n#\n", lost);
-	printf("# Samples: %" PRIu64 " of event '%s'\n", samples, perfev_data_reader__evsel_name(r, evsel));
+	(void)lost;
+	samples = abbreviated(samples, &unit);
+	printf("# Samples: %" PRIu64 "%c of event '%s'\n", samples, unit,
+	       perfev_data_reader__evsel_name(r, evsel));
 	printf("# Event count (approx.): %" PRIu64 "\n#\n", period);
 }
 
@@ -411,6 +428,8 @@ int cmd_report(int argc, char **argv)
 			  "--time); 'perfev report --sort comm,pid,dso' lists what is there", o.input);
 		goto out;
 	}
+	/* Once, for the whole file, as perf: the LOST_SAMPLES records' count. */
+	printf("#\n# Total Lost Samples: %" PRIu64 "\n#\n", ss->nr_lost_samples);
 	for (size_t i = 0; i < st.nr_profiles; i++)
 		if (st.profiles[i])
 			print_table(&st, i);

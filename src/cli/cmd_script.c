@@ -111,6 +111,17 @@ static uint64_t dso_ip(const struct perfev_frame *f)
 	return perfev_dso__map_ip(f->dso, f->ip, f->map->start, f->map->pgoff);
 }
 
+/*
+ * A call chain's address as perf 6.1 prints it: for a frame in a file's
+ * map, the address within the file (the map's offset added); else as sampled.
+ */
+static uint64_t chain_ip(const struct perfev_frame *f)
+{
+	if (f->kernel || !f->map)
+		return f->ip;
+	return f->ip - f->map->start + f->map->pgoff;
+}
+
 static void print_location(const struct script_state *st, unsigned fields,
 			   const struct perfev_frame *f)
 {
@@ -291,14 +302,14 @@ static int on_sample(void *ctx, const struct perfev_session_sample *ss)
 			n = st->max_stack;
 		fputc('\n', o);
 		for (size_t i = 0; i < n; i++) {
-			fprintf(o, "\t%16" PRIx64, ss->frames[i].ip);
+			fprintf(o, "\t%16" PRIx64, chain_ip(&ss->frames[i]));
 			print_location(st, f, &ss->frames[i]);
 			fputc('\n', o);
 		}
 		fputc('\n', o);
 	} else if ((f & (F_IP | F_SYM | F_DSO)) && ss->nr_frames) {
 		if (f & F_IP)
-			fprintf(o, "%16" PRIx64, ss->frames[0].ip);
+			fprintf(o, " %16" PRIx64, ss->frames[0].ip);
 		print_location(st, f, &ss->frames[0]);
 		fputc('\n', o);
 	} else {

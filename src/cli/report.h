@@ -43,6 +43,7 @@ struct report_opts {
 	enum graph_mode graph;
 	bool graph_set;
 	bool caller; /* caller-first call graphs (else callee-first) */
+	bool sym_first; /* sorted by sym first without -F: graphs skip the row's own frame */
 	bool order_set;
 	double graph_threshold; /* percent */
 	double percent_limit;

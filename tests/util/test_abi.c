@@ -322,7 +322,6 @@ static const struct layout layouts[] = {
 	F(perfev_profile_opts, merge_threads, 10, 1),
 	F(perfev_profile_opts, merge_pids, 11, 1),
 	F(perfev_profile_opts, background, 12, 1),
-	F(perfev_profile_opts, times, 13, 1),
 	S(perfev_profile_table_opts, 32),
 	F(perfev_profile_table_opts, sz, 0, 8),
 	F(perfev_profile_table_opts, keys, 8, 8),

@@ -143,20 +143,24 @@ static int parse_body(const struct perfev_sample_fmt *fmt, struct rd *r, struct 
 			err = rd_u64(r, &o->mmap2.pgoff, "pgoff");
 		if (err)
 			break;
+		/*
+		 * u8 size, u8 + u16 reserved, u8 build_id[20]: the same 24 bytes
+		 * as maj..ino_generation.  A size past any build id's is Linux
+		 * (seen on 6.18) leaving the bit set in the records of other
+		 * events after writing one for an event that asked for build ids:
+		 * those bytes are then the device and inode, read as such.
+		 */
+		if ((o->misc & PERF_RECORD_MISC_MMAP_BUILD_ID) &&
+		    rd_left(r) >= 1 && r->p[r->off] > PERFEV_BUILD_ID_MAX)
+			o->misc &= (uint16_t)~PERF_RECORD_MISC_MMAP_BUILD_ID;
 		if (o->misc & PERF_RECORD_MISC_MMAP_BUILD_ID) {
 			const void *id;
 
-			/* u8 size, u8 + u16 reserved, u8 build_id[20]: 24 bytes like maj..ino_generation. */
 			err = rd_bytes(r, 24, &id, "build_id");
 			if (err)
 				break;
 			o->mmap2.build_id_size = *(const uint8_t *)id;
 			o->mmap2.build_id = (const uint8_t *)id + 4;
-			if (o->mmap2.build_id_size > PERFEV_BUILD_ID_MAX)
-				return set_error(PERFEV_ERR_FORMAT,
-						 "%s: build_id_size %u exceeds %d at offset %zu", r->what,
-						 o->mmap2.build_id_size, PERFEV_BUILD_ID_MAX,
-						 r->base + r->off - 24);
 		} else {
 			err = rd_u32x2(r, &o->mmap2.maj, &o->mmap2.min, "maj");
 			if (!err)

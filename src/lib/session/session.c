@@ -287,6 +287,9 @@ static int deliver_group(struct perfev_session *s, struct perfev_session_sample 
 		out->evsel = e;
 		/* Every member's delta moves on, delivered or not, so the next sample's is right. */
 		out->period = id_delta(s, c[i].id, c[i].val);
+		/* A member that did not count since its last sample has nothing to add (perf skips it). */
+		if (!out->period)
+			continue;
 		count_evsel(s, e, out->period);
 		if (!keep || (s->opts.filter && !filter_event_ok(s->opts.filter, s->reader, e))) {
 			s->stats.nr_filtered++;
