@@ -103,8 +103,8 @@ check_pprof() { # NAME [EVENT TYPE INDEX]
 	rt=$("$PERFEV" report -i "$TMP/$cn.data" --stdio -g none $evopt 2>/dev/null |
 		awk '/^# Event count/ { s += $NF } END { printf "%d\n", s }')
 	# shellcheck disable=SC2086
-	rs=$("$PERFEV" report -i "$TMP/$cn.data" --stdio -g none $evopt 2>/dev/null |
-		awk '/^# Samples:/ { s += $3 } END { printf "%d\n", s }')
+	rs=$("$PERFEV" report -i "$TMP/$cn.data" --stdio -g none --no-children -F sample,comm $evopt 2>/dev/null |
+		awk '!/^#/ && NF { s += $1 } END { printf "%d\n", s }')
 	pt=$(pprof_total "$f" "$idx")
 	check "$cn: pprof's total equals report's event count ($pt vs $rt)" [ "$pt" = "$rt" ]
 	if [ -z "$ev" ]; then

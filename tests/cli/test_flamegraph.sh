@@ -27,6 +27,8 @@ check "perfev flamegraph writes the HTML report and prints its path" \
 	sh -c "[ -s '$TMP/hot.html' ] && grep -qx '$TMP/hot.html' '$TMP/out'"
 check "the report names no network resource (no http: or https: URL, no src= or href=)" \
 	sh -c "! grep -qiE '(src|href)=|https?://' '$TMP/hot.html'"
+# nsamples ARGS: perfev report's samples with ARGS, exactly (its header abbreviates them, as perf's).
+nsamples() { "$PERFEV" report --stdio -g none --no-children -F sample,comm "$@" 2>/dev/null | awk '!/^#/ && NF { s += $1 } END { print s + 0 }'; }
 report_children() { "$PERFEV" report -i "$1" --stdio --children --sort sym -g none 2>/dev/null | awk -v f="$2" '$NF == f { sub(/%/, "", $1); print $1; exit }'; }
 
 # --- the HTML report
@@ -44,11 +46,11 @@ check "html: searching hot_a shows report --children's share ($(val search_share
 check "html: the functions sorted by self begin with hot_a" [ "$(val table_top_self)" = hot_a ]
 check "html: a row focuses the graph on its function ($(val focus))" [ "$(val focus)" = "Focused on hot_a" ]
 range=$(val range_time)
-rs=$("$PERFEV" report -i "$TMP/hot.data" --stdio -g none --time "$range" 2>/dev/null | awk '/^# Samples:/ { print $3 }')
+rs=$(nsamples -i "$TMP/hot.data" --time "$range")
 rw=$("$PERFEV" report -i "$TMP/hot.data" --stdio -g none --time "$range" 2>/dev/null | awk '/^# Event count/ { print $NF }')
 check "html: a range on the timeline shows report --time $range's samples ($(val range_samples) vs $rs) and weight" \
 	sh -c "[ -n '$rs' ] && [ '$(val range_samples)' = '$rs' ] && [ '$(val range_weight)' = '$rw' ]"
-all=$("$PERFEV" report -i "$TMP/hot.data" --stdio -g none 2>/dev/null | awk '/^# Samples:/ { print $3 }')
+all=$(nsamples -i "$TMP/hot.data")
 check "html: the range is part of the recording ($rs of $all samples)" sh -c "[ '$rs' -gt 0 ] && [ '$rs' -lt '$all' ]"
 for v in flame zoom search icicle table range; do
 	check "html: a screenshot of the $v view is kept" test -s "$ART/html-$v.png"
@@ -60,7 +62,7 @@ done
 tid=$("$PERFEV" report -i "$TMP/thr.data" --stdio --sort tid,sym -g none --no-children 2>/dev/null |
 	awk '/thread_alpha|burn/ { print $2; exit }' | sed 's/:.*//; s/^[^0-9]*//')
 if browse thread "$TMP/thr.html" "$ART" "$tid"; then
-	ts=$("$PERFEV" report -i "$TMP/thr.data" --stdio -g none --tid "$tid" 2>/dev/null | awk '/^# Samples:/ { print $3 }')
+	ts=$(nsamples -i "$TMP/thr.data" --tid "$tid")
 	check "html: thread $tid selected shows report --tid's samples ($(val thread_samples) vs $ts)" \
 		sh -c "[ -n '$ts' ] && [ '$(val thread_samples)' = '$ts' ]"
 else
