@@ -70,7 +70,7 @@ int record_config_evlist(struct perfev_evlist *el, const struct record_opts *o)
 				      perfev_evsel__nr_members(leader) > 1;
 
 		a->sample_type |= PERF_SAMPLE_IDENTIFIER | PERF_SAMPLE_IP | PERF_SAMPLE_TID |
-				  PERF_SAMPLE_TIME | PERF_SAMPLE_PERIOD;
+				  PERF_SAMPLE_TIME;
 		if (per_cpu)
 			a->sample_type |= PERF_SAMPLE_CPU;
 		if (a->type == PERF_TYPE_TRACEPOINT)
@@ -103,6 +103,14 @@ int record_config_evlist(struct perfev_evlist *el, const struct record_opts *o)
 				a->freq = 1;
 			}
 		}
+		/*
+		 * The period is in each sample only when it varies (frequency
+		 * mode), as perf records it: with PERIOD asked for and a fixed
+		 * period, Linux samples a software event at every occurrence and
+		 * reports how many it stands for, so -c would not thin them out.
+		 */
+		if (a->freq)
+			a->sample_type |= PERF_SAMPLE_PERIOD;
 		if (group_sampling) {
 			a->sample_type |= PERF_SAMPLE_READ;
 			a->read_format |= PERF_FORMAT_ID | PERF_FORMAT_TOTAL_TIME_ENABLED |
