@@ -152,11 +152,14 @@ static int parse_body(const struct perfev_sample_fmt *fmt, struct rd *r, struct 
 				break;
 			o->mmap2.build_id_size = *(const uint8_t *)id;
 			o->mmap2.build_id = (const uint8_t *)id + 4;
-			if (o->mmap2.build_id_size > PERFEV_BUILD_ID_MAX)
-				return set_error(PERFEV_ERR_FORMAT,
-						 "%s: build_id_size %u exceeds %d at offset %zu", r->what,
-						 o->mmap2.build_id_size, PERFEV_BUILD_ID_MAX,
-						 r->base + r->off - 24);
+			/*
+			 * Linux 6.x can store a failed parse's -errno there (254: -ENOENT),
+			 * and perf crashes on it.  The map itself is sound: it has no build id.
+			 */
+			if (o->mmap2.build_id_size > PERFEV_BUILD_ID_MAX) {
+				o->mmap2.build_id_size = 0;
+				o->mmap2.build_id = NULL;
+			}
 		} else {
 			err = rd_u32x2(r, &o->mmap2.maj, &o->mmap2.min, "maj");
 			if (!err)
