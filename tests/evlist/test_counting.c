@@ -420,8 +420,8 @@ static void test_unsupported_events_explained(void **state)
 	assert_non_null(strstr(perfev_last_error(), "bogus-event"));
 	perfev_evlist__delete(el);
 
+	/* Which hints apply depends on the machine: test_open_errors.c feeds each case. */
 	perfev_explain_open_error(-EACCES, &a, "cycles", buf, sizeof(buf));
-	assert_non_null(strstr(buf, "perf_event_paranoid"));
 	assert_non_null(strstr(buf, "CAP_PERFMON"));
 	perfev_explain_open_error(-EMFILE, &a, "cycles", buf, sizeof(buf));
 	assert_non_null(strstr(buf, "ulimit"));

@@ -30,18 +30,10 @@ struct mmap_body {
 
 static int hide_error(const char *what, const char *file)
 {
-	char path[256], val[32] = "?";
-	int n;
+	char why[512];
 
-	sys_root__path(path, sizeof(path), "/proc/sys/kernel/kptr_restrict");
-	n = read_text_file(path, val, sizeof(val));
-	if (n > 0 && val[n - 1] == '\n')
-		val[n - 1] = '\0';
-	return set_error(EACCES,
-			 "%s: %s reads as address 0: the kernel hides its addresses "
-			 "(/proc/sys/kernel/kptr_restrict is %s); run as root with kptr_restrict 0 or 1, "
-			 "or set it with 'sysctl kernel.kptr_restrict=0'",
-			 file, what, val);
+	explain_hidden_kptrs(why, sizeof(why));
+	return set_error(EACCES, "%s: %s reads as address 0: %s", file, what, why);
 }
 
 static int hex_u64(const char *s, size_t len, uint64_t *out)

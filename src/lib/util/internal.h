@@ -75,6 +75,20 @@ ssize_t read_fd_all(int fd, char **buf, size_t *cap);
 /* Reads an unsigned integer (decimal, or 0x hex) from a sysfs/procfs file. */
 int read_u64_file(const char *path, uint64_t *val);
 
+/* access.c: sysctls and capabilities (read under sys_root), INT_MIN when unreadable. */
+#define CAP_SYSLOG_BIT 34
+#define CAP_PERFMON_BIT 38
+#define CAP_SYS_ADMIN_BIT 21
+int sysctl_perf_paranoid(void);
+int sysctl_kptr_restrict(void);
+/* Whether the calling process has capability cap in its effective set. */
+bool has_capability(int cap);
+/*
+ * Why /proc/kallsyms and the like read as address 0 for this process, and
+ * what would show them here (kptr_restrict, perf_event_paranoid, CAP_SYSLOG).
+ */
+void explain_hidden_kptrs(char *buf, size_t size);
+
 /* The value of a hex digit, -1 for any other byte. */
 static inline int hex_digit(char c)
 {
