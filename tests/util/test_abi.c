@@ -244,6 +244,18 @@ static int call_perfev_symbolizer__new(const void *opts)
 	return ptr_result(perfev_symbolizer__new(opts), del_symbolizer);
 }
 
+static void del_workload(void *p)
+{
+	perfev_workload__delete(p);
+}
+
+static int call_perfev_workload__new_opts(const void *opts)
+{
+	char *argv[] = { "true", NULL };
+
+	return ptr_result(perfev_workload__new_opts(argv, opts), del_workload);
+}
+
 static int call_perfev_unwinder__new(const void *opts)
 {
 	return ptr_result(perfev_unwinder__new(opts), del_unwinder);
@@ -349,6 +361,9 @@ static const struct layout layouts[] = {
 	S(perfev_unwinder_opts, 16),
 	F(perfev_unwinder_opts, sz, 0, 8),
 	F(perfev_unwinder_opts, debuginfo_path, 8, 8),
+	S(perfev_workload_opts, 16),
+	F(perfev_workload_opts, sz, 0, 8),
+	F(perfev_workload_opts, parent_death_signal, 8, 4),
 	S(perfev_sample_fmt, 48),
 	F(perfev_sample_fmt, sample_type, 0, 8),
 	F(perfev_sample_fmt, read_format, 8, 8),
@@ -493,6 +508,7 @@ static const struct opts_case cases[] = {
 	CASE(perfev_session_opts, symbolizer, perfev_session__open),
 	CASE(perfev_symbolizer_opts, root, perfev_symbolizer__new),
 	CASE(perfev_unwinder_opts, debuginfo_path, perfev_unwinder__new),
+	CASE(perfev_workload_opts, parent_death_signal, perfev_workload__new_opts),
 };
 
 /* A caller's struct of sz bytes, all zero (the defaults) but sz and the byte at set_at. */

@@ -74,6 +74,12 @@ bool foreign_process(pid_t pid);
 void explain_open_error(int err, const struct perf_event_attr *attr, const char *name,
 			const struct open_target *t, char *buf, size_t size);
 
+/*
+ * Test hook: a forked command waits this long before it asks for its
+ * parent-death signal, so a test can kill the parent in between.
+ */
+void workload__set_test_delay(unsigned ms);
+
 /* Marks a leader as ":S" (sample-read of its group); used by the event parser. */
 void evsel__set_sample_read(struct perfev_evsel *evsel, bool on);
 /* Removes and frees evsels from index from to the end (undoing a failed parse). */
