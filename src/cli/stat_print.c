@@ -78,6 +78,11 @@ struct stat_printer *stat_printer__new(struct perfev_evlist *el, FILE *out, enum
 	return pr;
 }
 
+void stat_printer__set_output(struct stat_printer *pr, FILE *out)
+{
+	pr->out = out;
+}
+
 void stat_printer__delete(struct stat_printer *pr)
 {
 	if (!pr)
@@ -459,7 +464,6 @@ void stat_printer__interval(struct stat_printer *pr, uint64_t t_ns)
 			if (!pr->rows[i].hidden)
 				print_human_row(pr, &pr->rows[i], span, 0, prefix);
 	}
-	fflush(pr->out);
 }
 
 void stat_printer__end_run(struct stat_printer *pr, uint64_t elapsed_ns, const struct rusage *ru,
@@ -601,5 +605,4 @@ void stat_printer__finish(struct stat_printer *pr)
 		finish_csv(pr, elapsed);
 	else
 		finish_human(pr, elapsed);
-	fflush(pr->out);
 }
