@@ -371,7 +371,7 @@ int pd_tracing_data(const struct perfev_data_writer *w, struct pd_buf *b)
 		if (w->attrs[i].attr.type == PERF_TYPE_TRACEPOINT)
 			ret = td_resolve(&s, &w->attrs[i]);
 	if (!ret) {
-		qsort(s.ev, s.nr, sizeof(*s.ev), cmp_event);
+		sort_array(s.ev, s.nr, sizeof(*s.ev), cmp_event);
 		ret = put_tracing(b, &s, root);
 	}
 	td_set_free(&s);

@@ -326,7 +326,7 @@ static int flush(struct perfev_session *s, uint64_t limit, perfev_session_sample
 
 	if (!s->nr_q)
 		return 0;
-	qsort(s->q, s->nr_q, sizeof(*s->q), qent_cmp);
+	sort_array(s->q, s->nr_q, sizeof(*s->q), qent_cmp);
 	for (i = 0; i < s->nr_q && s->q[i].time <= limit; i++) {
 		const struct qent *e = &s->q[i];
 		const struct perfev_sample_fmt *fmt =

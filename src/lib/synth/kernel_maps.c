@@ -296,7 +296,7 @@ static void find_module_paths(struct kmod *mods, size_t nr)
 	len = slurp(path, &text);
 	if (len < 0)
 		return;
-	qsort(mods, nr, sizeof(*mods), kmod_cmp);
+	sort_array(mods, nr, sizeof(*mods), kmod_cmp);
 	for (char *line = text, *next; line < text + len; line = next) {
 		char *colon, *base, *ko, key[64];
 		struct kmod k, *hit;
@@ -317,7 +317,7 @@ static void find_module_paths(struct kmod *mods, size_t nr)
 		key[ko - base] = '\0';
 		kmod_norm(key);
 		memcpy(k.name, key, sizeof(key));
-		hit = bsearch(&k, mods, nr, sizeof(*mods), kmod_cmp);
+		hit = search_array(&k, mods, nr, sizeof(*mods), kmod_cmp);
 		if (!hit || hit->path)
 			continue;
 		/* Relative to the release's directory; older depmods wrote absolute paths. */
@@ -349,7 +349,7 @@ static int synth_modules(struct synth_out *o)
 		return ret;
 	find_module_paths(mods, nr);
 	/* In address order, as perf's kernel maps list them. */
-	qsort(mods, nr, sizeof(*mods), kmod_addr_cmp);
+	sort_array(mods, nr, sizeof(*mods), kmod_addr_cmp);
 	for (size_t i = 0; i < nr && !ret; i++) {
 		struct mmap_body b = { HOST_KERNEL_PID, 0, mods[i].addr, mods[i].size, 0 };
 		char name[80];

@@ -7,6 +7,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/types.h>
 
@@ -99,6 +100,23 @@ static inline int hex_digit(char c)
 	if (c >= 'A' && c <= 'F')
 		return c - 'A' + 10;
 	return -1;
+}
+
+/*
+ * qsort() and bsearch() of what may be an empty array never grown (NULL):
+ * the C library declares their base nonnull even for 0 elements, and a
+ * sanitized build aborts on it.  Every sort and search goes through these.
+ */
+static inline void sort_array(void *base, size_t n, size_t size,
+			      int (*cmp)(const void *, const void *))
+{
+	if (n > 1)
+		qsort(base, n, size, cmp);
+}
+static inline void *search_array(const void *key, const void *base, size_t n, size_t size,
+				 int (*cmp)(const void *, const void *))
+{
+	return n ? bsearch(key, base, n, size, cmp) : NULL;
 }
 
 /* Overflow-checked size arithmetic. */
