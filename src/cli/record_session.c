@@ -31,6 +31,13 @@ struct session {
 	uint64_t rounds;
 	unsigned char *synth;
 	size_t synth_len, synth_cap;
+	struct lost_sum *lost; /* per event, from the kernel's LOST records */
+};
+
+/* What the kernel's PERF_RECORD_LOST records said one event lost, and the last one's trailer. */
+struct lost_sum {
+	uint64_t lost;
+	struct perfev_sample_id sid;
 };
 
 static void note_build_id(struct session *s, const void *rec, size_t size)
@@ -47,7 +54,19 @@ static void note_build_id(struct session *s, const void *rec, size_t size)
 					 r.mmap2.build_id_size, r.mmap2.filename);
 }
 
-/* The records the summary and the build-id table need, as the writer passes them. */
+static void note_lost(struct session *s, const void *rec, size_t size)
+{
+	struct perfev_record r;
+	struct perfev_evsel *ev;
+
+	if (!s->lost || perfev_record__parse(&s->fmt0, rec, size, &r) < 0 ||
+	    !(ev = perfev_evlist__evsel_by_id(s->el, r.lost.id)))
+		return;
+	s->lost[perfev_evsel__idx(ev)].lost += r.lost.lost;
+	s->lost[perfev_evsel__idx(ev)].sid = r.sample_id;
+}
+
+/* The records the summary, the build-id table and the lost samples need, as the writer passes them. */
 static int seen(const void *rec, size_t size, void *ctx)
 {
 	struct session *s = ctx;
@@ -56,8 +75,45 @@ static int seen(const void *rec, size_t size, void *ctx)
 	memcpy(&h, rec, sizeof(h));
 	if (h.type == PERF_RECORD_SAMPLE)
 		s->round_samples++;
+	else if (h.type == PERF_RECORD_LOST)
+		note_lost(s, rec, size);
 	else if (h.misc & PERF_RECORD_MISC_MMAP_BUILD_ID)
 		note_build_id(s, rec, size);
+	return 0;
+}
+
+/*
+ * As perf record does since perf 6.0: each event's lost samples in one
+ * PERF_RECORD_LOST_SAMPLES at the end, which perf report and perfev report
+ * show as the recording's "Lost Samples" (the LOST records, which say the
+ * same, only as chunks to warn about).  Time 0: it belongs to no moment.
+ */
+static int write_lost_samples(struct session *s)
+{
+	struct perfev_evsel *ev;
+
+	perfev_evlist__for_each_evsel(s->el, ev) {
+		const struct lost_sum *l = &s->lost[perfev_evsel__idx(ev)];
+		struct perfev_sample_fmt fmt;
+		struct perfev_sample_id sid = l->sid;
+		uint64_t buf[32] = { 0 };
+		struct perf_event_header h = { .type = PERF_RECORD_LOST_SAMPLES };
+		int n;
+
+		if (!l->lost || perfev_sample_fmt__from_attr(perfev_evsel__attr(ev), &fmt) < 0)
+			continue;
+		sid.time = 0;
+		n = perfev_sample_id__encode(&fmt, &sid, buf + 2, sizeof(buf) - 16);
+		if (n < 0)
+			continue;
+		h.size = (uint16_t)(16 + n);
+		memcpy(buf, &h, sizeof(h));
+		buf[1] = l->lost;
+		if (perfev_data_writer__write(s->w, buf, h.size) < 0) {
+			cli_error("%s", perfev_last_error());
+			return -1;
+		}
+	}
 	return 0;
 }
 
@@ -65,7 +121,8 @@ static int drain(struct session *s)
 {
 	struct perfev_write_ring_opts wo = {
 		.sz = sizeof(wo),
-		.types = 1ull << PERF_RECORD_SAMPLE | 1ull << PERF_RECORD_MMAP2,
+		.types = 1ull << PERF_RECORD_SAMPLE | 1ull << PERF_RECORD_MMAP2 |
+			 1ull << PERF_RECORD_LOST,
 		.fn = seen,
 		.ctx = s,
 	};
@@ -255,8 +312,9 @@ static int start_writer(struct session *s)
 	struct perfev_evsel *ev;
 	int idx = 0;
 
+	s->lost = calloc((size_t)perfev_evlist__nr_evsels(s->el), sizeof(*s->lost));
 	s->w = perfev_data_writer__new(s->out.fd, &wo);
-	if (!s->w || !ids) {
+	if (!s->w || !ids || !s->lost) {
 		cli_error("%s", s->w ? "out of memory" : perfev_last_error());
 		free(ids);
 		return -1;
@@ -382,7 +440,7 @@ int record_run(struct record_opts *o)
 	cli_run__reap(&s.run, true);
 	ret = s.failed ? 1 : cli_run__exit_status(&s.run);
 	perfev_evlist__disable(s.el);
-	if (!s.failed && drain(&s) < 0) {
+	if (!s.failed && (drain(&s) < 0 || write_lost_samples(&s) < 0)) {
 		s.failed = true;
 		ret = 1;
 	}
@@ -403,6 +461,7 @@ out:
 		ret = 1;
 	}
 	free(s.synth);
+	free(s.lost);
 	if (sig)
 		sigwait_reraise(sig);
 	return ret;

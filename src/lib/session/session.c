@@ -255,14 +255,21 @@ static int deliver(struct perfev_session *s, const struct perfev_data_event *ev,
 	switch (rec->type) {
 	case PERF_RECORD_SAMPLE:
 		return deliver_sample(s, ev, fn, ctx);
+	/*
+	 * perf's rule (machines__deliver_event() in tools/perf/util/session.c):
+	 * the kernel's LOST records and the LOST_SAMPLES records are counted
+	 * apart, never added, since a recorder's LOST_SAMPLES summary (perf
+	 * since 6.0, perfev) counts the same loss again; a report's "Lost
+	 * Samples" are the LOST_SAMPLES, and samples a BPF filter dropped are
+	 * no loss.
+	 */
 	case PERF_RECORD_LOST:
 		s->stats.nr_lost += rec->lost.lost;
 		s->stats.nr_lost_events++;
-		es = evsel_stats(s, perfev_data_reader__evsel_of_id(s->reader, rec->lost.id));
-		if (es)
-			es->lost += rec->lost.lost;
 		return 0;
 	case PERF_RECORD_LOST_SAMPLES:
+		if (rec->misc & PERFEV_RECORD_MISC_LOST_SAMPLES_BPF)
+			return 0;
 		s->stats.nr_lost_samples += rec->lost_samples.lost;
 		es = evsel_stats(s, ev->evsel);
 		if (es)
