@@ -169,6 +169,22 @@ $(UW_DIR)/uw_work: tests/unwind/uw_work.c $(UW_DIR)/libuwlib.so $(UW_DIR)/libuwl
 	$(CC) $(UW_CFLAGS) -o $@ $< -L$(UW_DIR) -luwlib -luwlld -Wl,-rpath,'$$ORIGIN'
 # End of the unwind test binaries.
 
+# Parity workloads (tests/parity/): the programs tests/cli/test_parity.sh records with
+# perf and with perfev.  Optimised with frame pointers as a distribution builds, the
+# C++ one through a shared library of its own (found by its $$ORIGIN rpath).
+PARITY   := $(BUILD)/tests/parity
+PARITY_BINS := $(addprefix $(PARITY)/,parity_cxx libparity.so parity_threads parity_exec)
+PARITY_FLAGS := -O2 -g -fno-omit-frame-pointer -Wall -Wextra -Werror -Wl,--build-id
+tests: $(PARITY_BINS)
+$(PARITY)/libparity.so: tests/parity/parity_lib.cc tests/parity/parity_lib.h
+	@mkdir -p $(dir $@)
+	$(CXX) -std=c++17 $(PARITY_FLAGS) -fPIC -shared -o $@ $<
+$(PARITY)/parity_cxx: tests/parity/parity_cxx.cc tests/parity/parity_lib.h $(PARITY)/libparity.so
+	$(CXX) -std=c++17 $(PARITY_FLAGS) -o $@ $< -L$(PARITY) -lparity -Wl,-rpath,'$$ORIGIN'
+$(PARITY)/%: tests/parity/%.c
+	@mkdir -p $(dir $@)
+	$(CC) -std=c11 -D_GNU_SOURCE $(PARITY_FLAGS) -o $@ $< -lpthread
+
 $(BUILD)/bench/%: $(BUILD)/bench/%.o $(STATIC)
 	$(CC) $(ALL_LDFLAGS) -o $@ $< $(STATIC) $(LIBS) -lpthread
 

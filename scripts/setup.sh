@@ -6,11 +6,12 @@ set -eu
 # Build: compilers, pkg-config, the libraries libperfev links (libiberty for its
 # C++ and Rust demangler, the one binutils and gdb use).
 # Test: cmocka, Linux perf as the interop peer, valgrind, jq to validate JSON,
-# hyperfine for bench/; g++ and lld build the symbol and unwind test programs
+# hyperfine for bench/; python3 and perl are parity workloads (python3 also compares
+# the outputs, tests/parity/compare.py); g++ and lld build the symbol and unwind test programs
 # (C++ names; a library whose text is not at its file offset).
 # libclang-rt-14-dev carries libFuzzer and clang's sanitizer runtimes.
 PKGS="gcc g++ clang make pkg-config binutils libcmocka-dev libpfm4-dev libelf-dev libdw-dev
-libzstd-dev zlib1g-dev libiberty-dev lld linux-perf valgrind hyperfine libclang-rt-14-dev procps jq"
+libzstd-dev zlib1g-dev libiberty-dev lld linux-perf valgrind hyperfine libclang-rt-14-dev procps jq python3 perl"
 
 missing=""
 for p in $PKGS; do

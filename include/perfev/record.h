@@ -201,8 +201,7 @@ struct perfev_record {
 			/* misc & PERF_RECORD_MISC_MMAP_BUILD_ID: build_id; else maj..ino_generation. */
 			uint32_t maj, min;
 			uint64_t ino, ino_generation;
-			/* <= PERFEV_BUILD_ID_MAX; 0 (and build_id NULL) when the kernel stored no size */
-			uint8_t build_id_size;
+			uint8_t build_id_size; /* <= PERFEV_BUILD_ID_MAX */
 			const uint8_t *build_id;
 			uint32_t prot, flags;
 			const char *filename;

@@ -25,6 +25,7 @@
 
 #include "perfev/common.h"
 #include "perfev/perfdata_reader.h"
+#include "perfev/sample_filter.h"
 #include "perfev/symbols.h"
 
 #ifdef __cplusplus
@@ -46,6 +47,12 @@ struct perfev_session_opts {
 	bool no_unwind;
 	/* Frames kept per sample; 0: 512. */
 	uint32_t max_frames;
+	/*
+	 * Borrowed (it must outlive the session, which sets its span); NULL:
+	 * every sample.  Only the samples it passes are delivered; the stats
+	 * below count every sample read.
+	 */
+	struct perfev_sample_filter *filter;
 	size_t :0;
 };
 
@@ -101,7 +108,8 @@ struct perfev_session_sample {
 	 * The event this delivery counts for, and its weight: the sample's
 	 * own event and period, or for a group sample read with
 	 * PERF_SAMPLE_READ, each member in turn with the increase of its
-	 * count since that member's previous sample (as perf does).
+	 * count since that member's previous sample, members that did not
+	 * count since then left out (as perf does).
 	 */
 	int evsel;
 	uint64_t period;
@@ -138,6 +146,7 @@ struct perfev_session_stats {
 	uint64_t nr_unwind_failed; /* dwarf samples whose unwinding gave nothing past the IP */
 	uint64_t nr_no_map;	   /* user frames in no known map */
 	uint64_t first_time, last_time; /* of samples */
+	uint64_t nr_filtered;	   /* samples (or group members) the filter left out */
 };
 PERFEV_API const struct perfev_session_stats *perfev_session__stats(const struct perfev_session *s);
 /*

@@ -54,36 +54,21 @@ uint64_t cli_now_ns(void);
 /* Parses a decimal number in [min, max]; false with an error printed otherwise. */
 bool cli_parse_long(const char *opt, const char *s, long min, long max, long *out);
 
-/* A JSON writer: commas and nesting are tracked, strings escaped to valid UTF-8. */
-struct json {
-	FILE *f;
-	int depth;
-	bool need_comma[32];
-	bool pretty;
-};
-void json_init(struct json *j, FILE *f, bool pretty);
-void json_obj_begin(struct json *j, const char *key);
-void json_obj_end(struct json *j);
-void json_arr_begin(struct json *j, const char *key);
-void json_arr_end(struct json *j);
-void json_str(struct json *j, const char *key, const char *val);
-void json_u64(struct json *j, const char *key, uint64_t val);
-void json_i64(struct json *j, const char *key, int64_t val);
-void json_double(struct json *j, const char *key, double val);
-void json_bool(struct json *j, const char *key, bool val);
-void json_null(struct json *j, const char *key);
-/* Writes s as a JSON string literal, quotes included. */
-void json_write_string(FILE *f, const char *s);
-
 struct perfev_session;
 struct perfev_symbolizer;
+struct perfev_sample_filter;
+struct cli_filters;
 /*
  * Opens the perf.data INPUT ("-": standard input) for reading samples, with
  * a symbolizer of its own (*sy, to delete after the session); the reader's
- * warnings become notes unless *quiet.  NULL after printing why.
+ * warnings become notes unless *quiet; only the samples filter passes (NULL:
+ * all; it must outlive the session).  NULL after printing why.
  */
 struct perfev_session *cli_session_open(const char *input, bool no_demangle, const bool *quiet,
+					struct perfev_sample_filter *filter,
 					struct perfev_symbolizer **sy);
+/* The library's filter of the command line's filter options (*f NULL when none); false after printing why. */
+bool cli_filter_new(const struct cli_filters *cf, struct perfev_sample_filter **f);
 
 int cmd_stat(int argc, char **argv);
 int cmd_list(int argc, char **argv);

@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /* perfev list: the events this machine can count, by kind. */
+#include <errno.h>
 #include <string.h>
 
 #include "cli.h"
@@ -25,7 +26,6 @@ struct list_ctx {
 	bool json;
 	enum perfev_event_kind last;
 	int count;
-	struct json j;
 };
 
 /* The command line: what to list, and how. */
@@ -62,16 +62,20 @@ static int print_event(const struct perfev_event_info *info, void *arg)
 
 	c->count++;
 	if (c->json) {
-		json_init(&c->j, stdout, false);
-		json_obj_begin(&c->j, NULL);
-		json_str(&c->j, "kind", kind_word(info->kind));
-		json_str(&c->j, "name", info->name);
-		json_str(&c->j, "description", info->desc ? info->desc : "");
+		struct perfev_json *j = perfev_json__new(stdout, 0);
+
+		if (!j)
+			return -ENOMEM;
+		perfev_json__obj_begin(j, NULL);
+		perfev_json__str(j, "kind", kind_word(info->kind));
+		perfev_json__str(j, "name", info->name);
+		perfev_json__str(j, "description", info->desc ? info->desc : "");
 		if (info->pmu)
-			json_str(&c->j, "pmu", info->pmu);
+			perfev_json__str(j, "pmu", info->pmu);
 		else
-			json_null(&c->j, "pmu");
-		json_obj_end(&c->j);
+			perfev_json__null(j, "pmu");
+		perfev_json__obj_end(j);
+		perfev_json__delete(j);
 		return 0;
 	}
 	if (info->kind != c->last) {

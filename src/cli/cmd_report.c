@@ -210,16 +210,15 @@ static bool parse_args(int argc, char **argv, struct report_opts *o, bool *no_de
 	*no_demangle = a.no_demangle;
 	o->max_stack = (unsigned)a.max_stack;
 	o->input = a.input ? a.input : PERFEV_DATA_FILE_DEFAULT;
-	o->comms = a.filter.comms;
-	o->pids = a.filter.pids;
-	o->tids = a.filter.tids;
-	o->dsos = a.filter.dsos;
+	if (!cli_filter_new(&a.filter, &o->filter))
+		goto out;
 	o->quiet = a.quiet;
 	o->verbose = a.verbose;
 	if (a.sort && !parse_sort(o, a.sort))
 		goto out;
 	if (a.fields && !parse_fields(o, a.fields, a.sort != NULL))
 		goto out;
+	o->sym_first = a.sort && !a.fields && o->nr_keys && o->keys[0] == KEY_SYM;
 	if (!o->nr_keys) {
 		add_key(o, KEY_COMM);
 		add_key(o, KEY_DSO);
@@ -229,30 +228,6 @@ static bool parse_args(int argc, char **argv, struct report_opts *o, bool *no_de
 out:
 	cli_args__free(&a);
 	return ok;
-}
-
-/* A comma-separated list holds s (or, for DSOs, s's last path component). */
-static bool in_list(const char *list, const char *s)
-{
-	size_t n = strlen(s);
-
-	for (const char *p = list; p && *p;) {
-		const char *e = strchr(p, ',');
-		size_t len = e ? (size_t)(e - p) : strlen(p);
-
-		if (len == n && !memcmp(p, s, n))
-			return true;
-		p = e ? e + 1 : NULL;
-	}
-	return false;
-}
-
-static bool in_num_list(const char *list, int v)
-{
-	char buf[16];
-
-	snprintf(buf, sizeof(buf), "%d", v);
-	return in_list(list, buf);
 }
 
 static bool file_has_callchains(struct perfev_data_reader *r)
@@ -321,21 +296,6 @@ static int on_sample(void *ctx, const struct perfev_session_sample *ss)
 		show_progress(st, false);
 	if (ss->evsel < 0)
 		return 0;
-	if (o->comms && !in_list(o->comms, perfev_thread__comm(ss->thread)))
-		return 0;
-	if (o->pids && !in_num_list(o->pids, perfev_thread__pid(ss->thread)))
-		return 0;
-	if (o->tids && !in_num_list(o->tids, perfev_thread__tid(ss->thread)))
-		return 0;
-	if (o->dsos) {
-		const struct perfev_frame *f = nr ? &ss->frames[0] : NULL;
-		const char *name = !f ? PERFEV_UNKNOWN_NAME : f->kernel ? PERFEV_KERNEL_DSO_NAME
-					   : f->dso ? perfev_dso__name(f->dso) : PERFEV_UNKNOWN_NAME;
-
-		if (!in_list(o->dsos, name) &&
-		    !(f && f->dso && !f->kernel && in_list(o->dsos, perfev_dso__short_name(f->dso))))
-			return 0;
-	}
 	if ((size_t)ss->evsel >= st->nr_profiles) {
 		size_t n = ss->evsel + 1;
 		struct perfev_profile **p = realloc(st->profiles, n * sizeof(*p));
@@ -375,13 +335,29 @@ static int on_sample(void *ctx, const struct perfev_session_sample *ss)
 		       : 0;
 }
 
+/* A count as perf's headers abbreviate it: above 1000, thousands ("4K"), and so on. */
+static uint64_t abbreviated(uint64_t v, char *unit)
+{
+	static const char units[] = " KMG";
+
+	*unit = units[0];
+	for (int i = 1; i < 4 && v > 1000; i++) {
+		v /= 1000;
+		*unit = units[i];
+	}
+	return v;
+}
+
 static void print_header(struct report_state *st, size_t evsel, uint64_t samples, uint64_t period,
 			 uint64_t lost)
 {
 	struct perfev_data_reader *r = perfev_session__reader(st->s);
+	char unit;
 
-	printf("#\n# Total Lost Samples: %" PRIu64 "\n#\n", lost);
-	printf("# Samples: %" PRIu64 " of event '%s'\n", samples, perfev_data_reader__evsel_name(r, evsel));
+	(void)lost;
+	samples = abbreviated(samples, &unit);
+	printf("# Samples: %" PRIu64 "%c of event '%s'\n", samples, unit,
+	       perfev_data_reader__evsel_name(r, evsel));
 	printf("# Event count (approx.): %" PRIu64 "\n#\n", period);
 }
 
@@ -415,7 +391,7 @@ int cmd_report(int argc, char **argv)
 
 	if (!parse_args(argc, argv, &o, &no_demangle, &ret))
 		return ret;
-	st.s = cli_session_open(o.input, no_demangle, &o.quiet, &sy);
+	st.s = cli_session_open(o.input, no_demangle, &o.quiet, o.filter, &sy);
 	if (!st.s)
 		goto out;
 	st.progress = !o.quiet && isatty(STDERR_FILENO);
@@ -448,10 +424,12 @@ int cmd_report(int argc, char **argv)
 	for (size_t i = 0; i < st.nr_profiles; i++)
 		shown += st.profiles[i] != NULL;
 	if (!shown) {
-		cli_error("no samples of '%s' pass the filters (--comm, --pid, --tid, --dso); "
-			  "'perfev report --sort comm,pid,dso' lists what is there", o.input);
+		cli_error("no samples of '%s' pass the filters (--comm, --pid, --tid, --dso, --event, "
+			  "--time); 'perfev report --sort comm,pid,dso' lists what is there", o.input);
 		goto out;
 	}
+	/* Once, for the whole file, as perf: the LOST_SAMPLES records' count. */
+	printf("#\n# Total Lost Samples: %" PRIu64 "\n#\n", ss->nr_lost_samples);
 	for (size_t i = 0; i < st.nr_profiles; i++)
 		if (st.profiles[i])
 			print_table(&st, i);
@@ -470,5 +448,6 @@ out:
 	free(st.profiles);
 	perfev_session__delete(st.s);
 	perfev_symbolizer__delete(sy);
+	perfev_sample_filter__delete(o.filter);
 	return ret;
 }

@@ -27,6 +27,7 @@ enum field {
 	F_SYMOFF = 1 << 9,
 	F_DSO = 1 << 10,
 	F_ADDR = 1 << 11,
+	F_TRACE = 1 << 12,
 };
 
 static const struct {
@@ -36,12 +37,20 @@ static const struct {
 	{ "comm", F_COMM }, { "pid", F_PID },	  { "tid", F_TID },	{ "cpu", F_CPU },
 	{ "time", F_TIME }, { "period", F_PERIOD }, { "event", F_EVENT }, { "ip", F_IP },
 	{ "sym", F_SYM },   { "symoff", F_SYMOFF }, { "dso", F_DSO },	{ "addr", F_ADDR },
+	{ "trace", F_TRACE },
 };
 
 #define DEFAULT_FIELDS \
 	(F_COMM | F_TID | F_CPU | F_TIME | F_PERIOD | F_EVENT | F_IP | F_SYM | F_SYMOFF | F_DSO)
+/* perf script's default for tracepoints: their fields instead of a period, the stack if any. */
+#define TRACEPOINT_FIELDS (F_COMM | F_TID | F_CPU | F_TIME | F_EVENT | F_TRACE)
+#define CALLCHAIN_FIELDS (F_IP | F_SYM | F_SYMOFF | F_DSO)
 
-static bool parse_fields(const char *arg, unsigned *fields)
+/*
+ * -F: a plain list replaces both defaults (other events', tracepoints'); +FIELD and -FIELD change
+ * each, as perf script does.
+ */
+static bool parse_fields(const char *arg, unsigned fields[2], bool *replaced)
 {
 	char *dup = strdup(arg), *save = NULL;
 	bool ok = dup != NULL, first = true;
@@ -57,17 +66,21 @@ static bool parse_fields(const char *arg, unsigned *fields)
 				bit = field_names[i].bit;
 		if (!bit) {
 			cli_error("unknown field '%s'; the fields are comm, pid, tid, cpu, time, period, "
-				  "event, ip, sym, symoff, dso, addr", t);
+				  "event, ip, sym, symoff, dso, addr, trace", t);
 			ok = false;
 			break;
 		}
-		if (first && !op)
-			*fields = 0; /* a plain list replaces the default */
+		if (first && !op) {
+			fields[0] = fields[1] = 0; /* a plain list replaces the default */
+			*replaced = true;
+		}
 		first = false;
-		if (op == '-')
-			*fields &= ~bit;
-		else
-			*fields |= bit;
+		for (int k = 0; k < 2; k++) {
+			if (op == '-')
+				fields[k] &= ~bit;
+			else
+				fields[k] |= bit;
+		}
 	}
 	free(dup);
 	return ok;
@@ -75,10 +88,19 @@ static bool parse_fields(const char *arg, unsigned *fields)
 
 struct script_state {
 	struct perfev_session *s;
-	unsigned fields;
+	unsigned fields[2]; /* other events', tracepoints' */
+	bool fields_replaced; /* -F with a plain list: the same fields for every event */
 	unsigned max_stack;
 	int name_width;
 	FILE *out;
+	/* Tracepoint formats, from the file's tracing data once the first tracepoint sample comes. */
+	struct perfev_tracefmt *tf;
+	bool tf_loaded;
+	const struct perfev_tp_format **formats; /* per event; NULL: none (yet) */
+	bool *format_looked_up;
+	size_t nr_formats;
+	char *line;
+	size_t line_size;
 };
 
 /* The frame's address within its symbol's DSO, for "+0x..." (the IP itself, not IP - 1). */
@@ -89,20 +111,32 @@ static uint64_t dso_ip(const struct perfev_frame *f)
 	return perfev_dso__map_ip(f->dso, f->ip, f->map->start, f->map->pgoff);
 }
 
-static void print_location(const struct script_state *st, const struct perfev_frame *f)
+/*
+ * A call chain's address as perf 6.1 prints it: for a frame in a file's
+ * map, the address within the file (the map's offset added); else as sampled.
+ */
+static uint64_t chain_ip(const struct perfev_frame *f)
+{
+	if (f->kernel || !f->map)
+		return f->ip;
+	return f->ip - f->map->start + f->map->pgoff;
+}
+
+static void print_location(const struct script_state *st, unsigned fields,
+			   const struct perfev_frame *f)
 {
 	FILE *o = st->out;
 
-	if (st->fields & F_SYM) {
+	if (fields & F_SYM) {
 		if (f->sym) {
 			fprintf(o, " %s", f->sym->name);
-			if (st->fields & F_SYMOFF)
+			if (fields & F_SYMOFF)
 				fprintf(o, "+0x%" PRIx64, dso_ip(f) - f->sym->start);
 		} else {
 			fputs(" " PERFEV_UNKNOWN_NAME, o);
 		}
 	}
-	if (st->fields & F_DSO) {
+	if (fields & F_DSO) {
 		if (f->kernel)
 			fputs(" (" PERFEV_KERNEL_DSO_NAME ")", o);
 		else if (f->map)
@@ -133,14 +167,109 @@ static bool has_callchain(const struct perfev_session_sample *ss)
 	       ((t & PERF_SAMPLE_REGS_USER) && (t & PERF_SAMPLE_STACK_USER));
 }
 
+/* Formats come with the file: its tracing data, read when the first tracepoint sample needs it. */
+static void load_formats(struct script_state *st, struct perfev_data_reader *r)
+{
+	const void *data;
+	size_t size;
+
+	st->tf_loaded = true;
+	st->tf = perfev_tracefmt__new();
+	if (!st->tf)
+		return;
+	if (perfev_data_reader__feature(r, PERFEV_FEAT_TRACING_DATA, &data, &size) < 0) {
+		cli_note("the file has tracepoint samples but no tracing data; their fields are not "
+			 "printed");
+		return;
+	}
+	if (perfev_tracefmt__add_tracing_data(st->tf, data, size) < 0)
+		cli_note("the file's tracing data cannot be read (%s); tracepoint fields are not "
+			 "printed", perfev_last_error());
+}
+
+/* The format of tracepoint event evsel, or NULL. */
+static const struct perfev_tp_format *evsel_format(struct script_state *st, int evsel)
+{
+	struct perfev_data_reader *r = perfev_session__reader(st->s);
+	const struct perf_event_attr *a;
+
+	if (evsel < 0)
+		return NULL;
+	a = perfev_data_reader__attr(r, (size_t)evsel);
+	if (!a || a->type != PERF_TYPE_TRACEPOINT)
+		return NULL;
+	if ((size_t)evsel >= st->nr_formats) {
+		size_t n = (size_t)evsel + 1;
+		const struct perfev_tp_format **f = realloc(st->formats, n * sizeof(*f));
+		bool *l = realloc(st->format_looked_up, n * sizeof(*l));
+
+		if (f)
+			st->formats = f;
+		if (l)
+			st->format_looked_up = l;
+		if (!f || !l)
+			return NULL;
+		memset(f + st->nr_formats, 0, (n - st->nr_formats) * sizeof(*f));
+		memset(l + st->nr_formats, 0, (n - st->nr_formats) * sizeof(*l));
+		st->nr_formats = n;
+	}
+	if (!st->format_looked_up[evsel]) {
+		if (!st->tf_loaded)
+			load_formats(st, r);
+		st->formats[evsel] = perfev_tracefmt__find_id(st->tf, a->config);
+		st->format_looked_up[evsel] = true;
+	}
+	return st->formats[evsel];
+}
+
+/* %pS in a print fmt: the kernel's symbols, as perf resolves them. */
+static const char *kernel_symbol(void *ctx, uint64_t addr, uint64_t *start)
+{
+	struct script_state *st = ctx;
+	struct perfev_dso *k = perfev_symbolizer__kernel(perfev_session__symbolizer(st->s));
+	const struct perfev_symbol *sym = k ? perfev_dso__find_symbol(k, addr) : NULL;
+
+	if (!sym)
+		return NULL;
+	*start = sym->start;
+	return sym->name;
+}
+
+static void print_trace(struct script_state *st, const struct perfev_tp_format *tf,
+			const struct perfev_sample *sm)
+{
+	struct perfev_tp_print_opts po = { .sz = sizeof(po), .ksym = kernel_symbol, .ctx = st };
+	int n = perfev_tp_format__print(tf, sm->raw.data, sm->raw.size, &po, st->line,
+					st->line_size);
+
+	if (n >= 0 && (size_t)n >= st->line_size) {
+		char *big = realloc(st->line, (size_t)n + 1);
+
+		if (big) {
+			st->line = big;
+			st->line_size = (size_t)n + 1;
+			n = perfev_tp_format__print(tf, sm->raw.data, sm->raw.size, &po, st->line,
+						    st->line_size);
+		}
+	}
+	if (n > 0)
+		fputs(st->line, st->out);
+}
+
 static int on_sample(void *ctx, const struct perfev_session_sample *ss)
 {
 	struct script_state *st = ctx;
 	const struct perfev_sample *sm = &ss->ev->rec.sample;
 	struct perfev_data_reader *r = perfev_session__reader(st->s);
-	unsigned f = st->fields;
-	bool chain = (f & F_IP) && has_callchain(ss);
+	const struct perfev_tp_format *tf =
+		(sm->sample_type & PERF_SAMPLE_RAW) ? evsel_format(st, ss->evsel) : NULL;
+	unsigned f = st->fields[tf != NULL];
+	bool chain;
 	FILE *o = st->out;
+
+	if (tf && !st->fields_replaced && has_callchain(ss))
+		f |= CALLCHAIN_FIELDS;
+	chain = (f & F_IP) && has_callchain(ss);
 
 	if (!st->name_width)
 		st->name_width = name_width(r);
@@ -164,6 +293,8 @@ static int on_sample(void *ctx, const struct perfev_session_sample *ss)
 			ss->evsel >= 0 ? perfev_data_reader__evsel_name(r, ss->evsel) : PERFEV_UNKNOWN_NAME);
 	if (f & F_ADDR)
 		fprintf(o, "%16" PRIx64 " ", sm->addr);
+	if ((f & F_TRACE) && tf)
+		print_trace(st, tf, sm);
 	if (chain) {
 		size_t n = ss->nr_frames;
 
@@ -171,15 +302,15 @@ static int on_sample(void *ctx, const struct perfev_session_sample *ss)
 			n = st->max_stack;
 		fputc('\n', o);
 		for (size_t i = 0; i < n; i++) {
-			fprintf(o, "\t%16" PRIx64, ss->frames[i].ip);
-			print_location(st, &ss->frames[i]);
+			fprintf(o, "\t%16" PRIx64, chain_ip(&ss->frames[i]));
+			print_location(st, f, &ss->frames[i]);
 			fputc('\n', o);
 		}
 		fputc('\n', o);
 	} else if ((f & (F_IP | F_SYM | F_DSO)) && ss->nr_frames) {
 		if (f & F_IP)
-			fprintf(o, "%16" PRIx64, ss->frames[0].ip);
-		print_location(st, &ss->frames[0]);
+			fprintf(o, " %16" PRIx64, ss->frames[0].ip);
+		print_location(st, f, &ss->frames[0]);
 		fputc('\n', o);
 	} else {
 		fputc('\n', o);
@@ -192,10 +323,11 @@ static int on_sample(void *ctx, const struct perfev_session_sample *ss)
 static const struct opt script_table[] = {
 	OPT_GROUP(opt_input),
 	{ 'F', "fields", .arg = "FIELDS", .comp = COMP_WORDS,
-	  .words = "comm,pid,tid,cpu,time,period,event,ip,sym,symoff,dso,addr",
+	  .words = "comm,pid,tid,cpu,time,period,event,ip,sym,symoff,dso,addr,trace",
 	  .help = "what to print of each sample, comma-separated: comm, pid, tid, cpu, time, period, "
-		  "event, ip, sym, symoff, dso, addr; +FIELD or -FIELD adds to or takes from the default "
-		  "(comm,tid,cpu,time,period,event,ip,sym,symoff,dso)" },
+		  "event, ip, sym, symoff, dso, addr, trace (a tracepoint's fields); +FIELD or -FIELD "
+		  "adds to or takes from the default (comm,tid,cpu,time,period,event,ip,sym,symoff,dso; "
+		  "for tracepoints comm,tid,cpu,time,event,trace and the stack)" },
 	OPT_GROUP(opt_frames),
 	OPT_HELP(OPT_KEY_MAX_STACK, "print at most N frames of each stack"),
 	OPT_GROUP(opt_verbosity),
@@ -208,7 +340,7 @@ static bool set_option(void *ctx, int key, const char *arg)
 	struct script_state *st = ctx;
 
 	(void)key; /* -F */
-	return parse_fields(arg, &st->fields);
+	return parse_fields(arg, st->fields, &st->fields_replaced);
 }
 
 const struct opt_cmd script_cmd = {
@@ -223,7 +355,7 @@ const struct opt_cmd script_cmd = {
 
 int cmd_script(int argc, char **argv)
 {
-	struct script_state st = { .fields = DEFAULT_FIELDS, .out = stdout };
+	struct script_state st = { .fields = { DEFAULT_FIELDS, TRACEPOINT_FIELDS }, .out = stdout };
 	struct perfev_symbolizer *sy = NULL;
 	struct cli_args a = { 0 };
 	const char *input;
@@ -234,7 +366,7 @@ int cmd_script(int argc, char **argv)
 	ret = 1;
 	input = a.input ? a.input : PERFEV_DATA_FILE_DEFAULT;
 	st.max_stack = (unsigned)a.max_stack;
-	st.s = cli_session_open(input, a.no_demangle, &a.quiet, &sy);
+	st.s = cli_session_open(input, a.no_demangle, &a.quiet, NULL, &sy);
 	if (!st.s)
 		goto out;
 	err = perfev_session__process(st.s, on_sample, &st);
@@ -256,6 +388,10 @@ int cmd_script(int argc, char **argv)
 out:
 	perfev_session__delete(st.s);
 	perfev_symbolizer__delete(sy);
+	perfev_tracefmt__delete(st.tf);
+	free(st.formats);
+	free(st.format_looked_up);
+	free(st.line);
 	cli_args__free(&a);
 	return ret;
 }

@@ -45,12 +45,10 @@ void cli_error(const char *fmt, ...)
 		char buf[2048];
 
 		vsnprintf(buf, sizeof(buf), fmt, ap);
-		struct json j;
-
-		json_init(&j, f, false);
-		json_obj_begin(&j, NULL);
-		json_str(&j, "error", buf);
-		json_obj_end(&j);
+		/* Written by hand: no allocation on the way out of a failure. */
+		fputs("{\"error\":", f);
+		perfev_json_write_string(f, buf, strlen(buf), 0);
+		fputs("}\n", f);
 		fflush(f);
 	} else {
 		vmsg("error: ", fmt, ap);

@@ -34,6 +34,8 @@ enum {
 	OPT_KEY_PID,
 	OPT_KEY_TID,
 	OPT_KEY_DSO,
+	OPT_KEY_EVENT,
+	OPT_KEY_TIME,
 	OPT_KEY_MAX_STACK,
 	OPT_KEY_NO_DEMANGLE,
 };
@@ -68,7 +70,8 @@ struct opt {
 #define OPT_END { 0 }
 
 struct cli_filters {
-	const char *comms, *pids, *tids, *dsos; /* comma-separated lists */
+	const char *comms, *pids, *tids, *dsos, *events; /* comma-separated lists */
+	const char *time; /* perf's --time ranges */
 };
 
 /* What the shared groups and the operands of a command line hold. */

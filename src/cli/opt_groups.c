@@ -146,6 +146,12 @@ static bool set_filter(struct cli_args *a, int key, const char *arg)
 	case OPT_KEY_DSO:
 		a->filter.dsos = arg;
 		break;
+	case OPT_KEY_EVENT:
+		a->filter.events = arg;
+		break;
+	case OPT_KEY_TIME:
+		a->filter.time = arg;
+		break;
 	}
 	return true;
 }
@@ -157,6 +163,10 @@ const struct opt_group opt_filters = {
 		{ OPT_KEY_TID, "tid", .arg = "LIST", .help = "only samples of these threads" },
 		{ OPT_KEY_DSO, "dso", "dsos", "LIST",
 		  .help = "only samples taken in these files (name or path)" },
+		{ OPT_KEY_EVENT, "event", "events", "LIST", .help = "only samples of these events (their names)" },
+		{ OPT_KEY_TIME, "time", .arg = "RANGES",
+		  .help = "only samples in these time ranges, as perf's --time: START,STOP in seconds "
+			  "(several separated by spaces), or percents of the recording (10%/2, 0%-10%,30%-40%)" },
 		OPT_END,
 	},
 	set_filter,

@@ -43,10 +43,11 @@ struct report_opts {
 	enum graph_mode graph;
 	bool graph_set;
 	bool caller; /* caller-first call graphs (else callee-first) */
+	bool sym_first; /* sorted by sym first without -F: graphs skip the row's own frame */
 	bool order_set;
 	double graph_threshold; /* percent */
 	double percent_limit;
-	const char *comms, *pids, *tids, *dsos;
+	struct perfev_sample_filter *filter; /* --comm, --pid, --tid, --dso, --event, --time; NULL: none */
 	bool inlines;
 	bool quiet;
 	bool verbose; /* -v: also the time each phase took */

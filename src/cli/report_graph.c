@@ -44,7 +44,7 @@ static uint32_t cnode_new(struct chains *c, uint32_t frame)
 	return c->nr++;
 }
 
-static void chain_add(struct chains *c, const uint32_t *frames, size_t nr, uint64_t w)
+static void chain_add(struct chains *c, const uint32_t *frames, size_t nr, uint64_t w, bool ends)
 {
 	uint32_t cur = 0;
 
@@ -67,7 +67,8 @@ static void chain_add(struct chains *c, const uint32_t *frames, size_t nr, uint6
 		c->n[k].weight += w;
 		cur = k;
 	}
-	c->n[cur].ends += w;
+	if (ends)
+		c->n[cur].ends += w;
 }
 
 struct gctx {
@@ -151,6 +152,7 @@ static size_t visible_children(struct gctx *g, uint32_t n, uint32_t *out, size_t
 
 #define MAX_BRANCHES 256
 #define MAX_PREFIX 1024
+#define COLUMN 11 /* "|" and ten spaces: one depth of a call graph */
 
 static void print_below(struct gctx *g, uint32_t n, const char *prefix, int depth);
 
@@ -162,15 +164,15 @@ static void print_branches(struct gctx *g, uint32_t n, const char *prefix, int d
 
 	for (size_t i = 0; i < k; i++) {
 		bool last = i + 1 == k;
-		int hl;
 
 		fprintf(g->f, "%s|          \n", prefix);
-		hl = snprintf(head, sizeof(head), "--%.2f%%--", pct(g, g->c.n[kids[i]].weight));
+		snprintf(head, sizeof(head), "--%.2f%%--", pct(g, g->c.n[kids[i]].weight));
 		fprintf(g->f, "%s%c%s%s\n", prefix, last ? ' ' : '|', head,
 			fname(g, g->c.n[kids[i]].frame, name, sizeof(name)));
-		if (strlen(prefix) + hl + 2 >= sizeof(sub))
+		if (strlen(prefix) + COLUMN + 1 >= sizeof(sub))
 			continue; /* deeper than anyone can read */
-		snprintf(sub, sizeof(sub), "%s%c%*s", prefix, last ? ' ' : '|', hl, "");
+		/* perf's columns are as wide at every depth, whatever the percentage's width. */
+		snprintf(sub, sizeof(sub), "%s%c%*s", prefix, last ? ' ' : '|', COLUMN - 1, "");
 		print_below(g, kids[i], sub, depth + 1);
 	}
 }
@@ -273,12 +275,19 @@ static void add_descendants(struct gctx *g, uint32_t node, size_t base)
 		const struct perfev_profile_node *n = perfev_profile__node(g->p, v);
 		size_t len;
 
-		/* A descendant below the threshold cannot make a visible branch, nor can its own. */
-		if (n->total < g->min)
-			continue;
 		len = path_to(g, v);
+		/*
+		 * A descendant below the threshold cannot make a visible branch, nor can
+		 * its own; its weight still counts for its callers' (perf hides such
+		 * branches only when printing), not as chains ending there.
+		 */
+		if (n->total < g->min) {
+			if (g->o->graph == GRAPH_GRAPH && len >= base)
+				chain_add(&g->c, g->path + base - 1, len - base, n->total, false);
+			continue;
+		}
 		if (n->self && len > base)
-			chain_add(&g->c, g->path + base - 1, len - base + 1, n->self);
+			chain_add(&g->c, g->path + base - 1, len - base + 1, n->self, true);
 		for (uint32_t c = n->first_child; c != NONE; c = perfev_profile__node(g->p, c)->next_sibling)
 			if (!stack_push(g, &sp, c))
 				return;
@@ -309,13 +318,11 @@ static void add_self_chain(struct gctx *g, uint32_t node, const struct perfev_pr
 		return;
 	len = path_to(g, node);
 	if (g->o->caller) {
-		chain_add(&g->c, g->path, len, n->self);
-	} else if (len > 1) {
-		/* Callers of the entry, nearest first; the entry itself is the row. */
-		reverse(g->path, len - 1);
-		chain_add(&g->c, g->path, len - 1, n->self);
+		chain_add(&g->c, g->path, len, n->self, true);
 	} else {
-		chain_add(&g->c, g->path, 0, n->self);
+		/* The entry's frame, then its callers nearest first, as perf draws it. */
+		reverse(g->path, len);
+		chain_add(&g->c, g->path, len, n->self, true);
 	}
 }
 
@@ -331,7 +338,7 @@ static void add_children_chains(struct gctx *g, const struct perfev_profile_tabl
 
 	if (n->self && g->o->caller) {
 		len = path_to(g, node);
-		chain_add(&g->c, g->path, len, n->self);
+		chain_add(&g->c, g->path, len, n->self, true);
 	}
 	if (!outermost(g->p, t, node, idx))
 		return;
@@ -340,7 +347,7 @@ static void add_children_chains(struct gctx *g, const struct perfev_profile_tabl
 		add_descendants(g, node, len);
 	} else {
 		reverse(g->path, len);
-		chain_add(&g->c, g->path, len, n->total);
+		chain_add(&g->c, g->path, len, n->total, true);
 	}
 }
 
@@ -357,9 +364,27 @@ static void print_chains(struct gctx *g)
 	}
 	k = visible_children(g, 0, kids, 2);
 	if (k == 1 && g->c.n[kids[0]].weight == g->c.n[0].weight) {
+		uint32_t first = kids[0];
+
+		/*
+		 * Sorted by symbol first, perf leaves out the line that would repeat
+		 * the row's symbol (the first of the straight line, whatever it is).
+		 */
+		if (g->o->sym_first) {
+			k = visible_children(g, first, kids, 2);
+			if (k == 1 && g->c.n[kids[0]].weight == g->c.n[first].weight) {
+				first = kids[0];
+			} else {
+				if (k) {
+					print_branches(g, first, "            ", 0);
+					fputc('\n', g->f);
+				}
+				return;
+			}
+		}
 		fprintf(g->f, "            |\n            ---%s\n",
-			fname(g, g->c.n[kids[0]].frame, name, sizeof(name)));
-		print_below(g, kids[0], "               ", 0);
+			fname(g, g->c.n[first].frame, name, sizeof(name)));
+		print_below(g, first, "               ", 0);
 	} else if (k) {
 		print_branches(g, 0, "            ", 0);
 	}

@@ -381,7 +381,7 @@ static bool make_rows(struct text_pool *tp, const struct perfev_profile *p,
 	return true;
 }
 
-/* Each column as wide as its title and its widest value, the last key no wider than 60. */
+/* Each column as wide as its title and its widest value, as perf sizes them. */
 static void column_widths(struct layout *l, const struct report_row *rows, size_t n)
 {
 	for (int c = 0; c < l->nc; c++) {
@@ -400,9 +400,6 @@ static void column_widths(struct layout *l, const struct report_row *rows, size_
 					*w = tw;
 			}
 	}
-	/* The last column is not padded: its rule need not run as long as its longest name. */
-	if (l->cols[l->nc - 1] < NR_KEYS && l->width[l->nc - 1] > 60)
-		l->width[l->nc - 1] = 60;
 }
 
 /*
@@ -417,8 +414,6 @@ static void print_titles(FILE *f, const struct layout *l)
 		fputs(c ? "  " : "# ", f);
 		if (l->cols[c] >= NR_KEYS)
 			fprintf(f, "%*s", (int)l->width[c], title);
-		else if (c == l->nc - 1)
-			fputs(title, f);
 		else
 			fprintf(f, "%-*s", (int)l->width[c], title);
 	}

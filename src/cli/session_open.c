@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "cli.h"
+#include "opt.h"
 #include "perfev/perfev.h"
 
 static void reader_warn(void *ctx, const char *msg)
@@ -12,14 +13,30 @@ static void reader_warn(void *ctx, const char *msg)
 		cli_note("warning: %s", msg);
 }
 
+bool cli_filter_new(const struct cli_filters *cf, struct perfev_sample_filter **f)
+{
+	struct perfev_sample_filter_opts o = { .sz = sizeof(o), .comms = cf->comms, .pids = cf->pids,
+					       .tids = cf->tids, .dsos = cf->dsos, .events = cf->events,
+					       .time = cf->time };
+
+	*f = NULL;
+	if (!o.comms && !o.pids && !o.tids && !o.dsos && !o.events && !o.time)
+		return true;
+	*f = perfev_sample_filter__new(&o);
+	if (!*f)
+		cli_error("%s", perfev_last_error());
+	return *f != NULL;
+}
+
 struct perfev_session *cli_session_open(const char *input, bool no_demangle, const bool *quiet,
+					struct perfev_sample_filter *filter,
 					struct perfev_symbolizer **sy)
 {
 	struct perfev_symbolizer_opts so = { .sz = sizeof(so), .no_demangle = no_demangle };
 	/* The reader copies its options; quiet, its warnings' ctx, outlives the session. */
 	struct perfev_data_reader_opts ro = { .sz = sizeof(ro), .warn = reader_warn,
 					      .warn_ctx = (void *)quiet };
-	struct perfev_session_opts o = { .sz = sizeof(o), .reader_opts = &ro };
+	struct perfev_session_opts o = { .sz = sizeof(o), .reader_opts = &ro, .filter = filter };
 	struct perfev_session *s;
 
 	*sy = perfev_symbolizer__new(&so);

@@ -385,39 +385,39 @@ static void print_csv_row(struct stat_printer *pr, const struct srow *r, double 
 	fputc('\n', f);
 }
 
-static void json_row(struct stat_printer *pr, struct json *j, const struct srow *r,
+static void json_row(struct stat_printer *pr, struct perfev_json *j, const struct srow *r,
 		     double elapsed_ns, double stddev)
 {
 	const struct perf_event_attr *a = perfev_evsel__attr(r->ev);
 	bool supported = !perfev_evsel__open_status(r->ev);
 	struct metric m = compute_metric(pr, r, elapsed_ns);
 
-	json_obj_begin(j, NULL);
-	json_str(j, "event", perfev_evsel__name(r->ev));
-	json_bool(j, "supported", supported);
-	json_bool(j, "counted", supported && r->counted);
+	perfev_json__obj_begin(j, NULL);
+	perfev_json__str(j, "event", perfev_evsel__name(r->ev));
+	perfev_json__bool(j, "supported", supported);
+	perfev_json__bool(j, "counted", supported && r->counted);
 	if (supported && r->counted)
-		json_double(j, "value", is_clock(a) ? r->val / 1e6 : r->val);
+		perfev_json__double(j, "value", is_clock(a) ? r->val / 1e6 : r->val);
 	else
-		json_null(j, "value");
-	json_str(j, "unit", is_clock(a) ? "msec" : "");
-	json_u64(j, "running_ns", r->run);
-	json_double(j, "pct_running", r->counted ? r->pct_running : 0.0);
+		perfev_json__null(j, "value");
+	perfev_json__str(j, "unit", is_clock(a) ? "msec" : "");
+	perfev_json__u64(j, "running_ns", r->run);
+	perfev_json__double(j, "pct_running", r->counted ? r->pct_running : 0.0);
 	if (m.valid) {
-		json_double(j, "metric_value", m.val);
-		json_str(j, "metric_unit", m.unit);
+		perfev_json__double(j, "metric_value", m.val);
+		perfev_json__str(j, "metric_unit", m.unit);
 	}
 	if (pr->runs > 1)
-		json_double(j, "stddev_pct", stddev);
+		perfev_json__double(j, "stddev_pct", stddev);
 	if (!supported)
-		json_str(j, "error", perfev_evsel__open_error(r->ev));
-	json_obj_end(j);
+		perfev_json__str(j, "error", perfev_evsel__open_error(r->ev));
+	perfev_json__obj_end(j);
 }
 
 void stat_printer__interval(struct stat_printer *pr, uint64_t t_ns)
 {
 	double t_s = (double)t_ns / 1e9;
-	struct json j;
+	struct perfev_json *j;
 	char prefix[32];
 	static bool header_done;
 
@@ -441,16 +441,16 @@ void stat_printer__interval(struct stat_printer *pr, uint64_t t_ns)
 	double span = pr->cur_elapsed ? (double)(t_ns - (uint64_t)pr->cur_elapsed) : (double)t_ns;
 
 	pr->cur_elapsed = (int64_t)t_ns;
-	if (pr->fmt == STAT_FMT_JSON) {
-		json_init(&j, pr->out, false);
-		json_obj_begin(&j, NULL);
-		json_double(&j, "interval_s", t_s);
-		json_arr_begin(&j, "events");
+	if (pr->fmt == STAT_FMT_JSON && (j = perfev_json__new(pr->out, 0))) {
+		perfev_json__obj_begin(j, NULL);
+		perfev_json__double(j, "interval_s", t_s);
+		perfev_json__arr_begin(j, "events");
 		for (int i = 0; i < pr->nr; i++)
 			if (!pr->rows[i].hidden)
-				json_row(pr, &j, &pr->rows[i], span, 0);
-		json_arr_end(&j);
-		json_obj_end(&j);
+				json_row(pr, j, &pr->rows[i], span, 0);
+		perfev_json__arr_end(j);
+		perfev_json__obj_end(j);
+		perfev_json__delete(j);
 	} else if (pr->fmt == STAT_FMT_CSV) {
 		for (int i = 0; i < pr->nr; i++)
 			if (!pr->rows[i].hidden)
@@ -519,30 +519,32 @@ static double row_stddev(const struct srow *r)
 static void finish_json(struct stat_printer *pr, double elapsed)
 {
 	int n = pr->runs;
-	struct json j;
+	struct perfev_json *j = perfev_json__new(pr->out, 0);
 
-	json_init(&j, pr->out, false);
-	json_obj_begin(&j, NULL);
+	if (!j)
+		return;
+	perfev_json__obj_begin(j, NULL);
 	if (pr->argv[0]) {
-		json_arr_begin(&j, "command");
+		perfev_json__arr_begin(j, "command");
 		for (int i = 0; pr->argv[i]; i++)
-			json_str(&j, NULL, pr->argv[i]);
-		json_arr_end(&j);
+			perfev_json__str(j, NULL, pr->argv[i]);
+		perfev_json__arr_end(j);
 	} else if (pr->pid > 0) {
-		json_i64(&j, "pid", pr->pid);
+		perfev_json__i64(j, "pid", pr->pid);
 	}
-	json_i64(&j, "runs", n);
-	json_arr_begin(&j, "events");
+	perfev_json__i64(j, "runs", n);
+	perfev_json__arr_begin(j, "events");
 	for (int i = 0; i < pr->nr; i++)
 		if (!pr->rows[i].hidden)
-			json_row(pr, &j, &pr->rows[i], elapsed, row_stddev(&pr->rows[i]));
-	json_arr_end(&j);
-	json_double(&j, "elapsed_s", elapsed / 1e9);
+			json_row(pr, j, &pr->rows[i], elapsed, row_stddev(&pr->rows[i]));
+	perfev_json__arr_end(j);
+	perfev_json__double(j, "elapsed_s", elapsed / 1e9);
 	if (n > 1)
-		json_double(&j, "elapsed_stddev_pct", rel_stddev(pr->elapsed_sum, pr->elapsed_sumsq, n));
-	json_double(&j, "user_s", pr->user_s / n);
-	json_double(&j, "sys_s", pr->sys_s / n);
-	json_obj_end(&j);
+		perfev_json__double(j, "elapsed_stddev_pct", rel_stddev(pr->elapsed_sum, pr->elapsed_sumsq, n));
+	perfev_json__double(j, "user_s", pr->user_s / n);
+	perfev_json__double(j, "sys_s", pr->sys_s / n);
+	perfev_json__obj_end(j);
+	perfev_json__delete(j);
 }
 
 static void finish_csv(struct stat_printer *pr, double elapsed)

@@ -132,3 +132,34 @@ check "group samples print each member's count, as perf script does" \
 	sh -c "[ -s '$TMP/gv' ] && grep -q task-clock '$TMP/gv' && diff -q '$TMP/gp' '$TMP/gv' >/dev/null"
 "$PERFEV" script -i "$TMP/v_fp.data" -F comm,tid,nosuch >/dev/null 2>"$TMP/err"
 check "an unknown -F field is named" grep -q "unknown field 'nosuch'" "$TMP/err"
+
+# --- --time and --event: the samples perf picks with the same text
+# samples_in ARGS: the sample count perfev report's headers give for the file with ARGS.
+samples_in() {
+	"$PERFEV" report --stdio -g none "$@" 2>/dev/null | awk '/^# Samples: / { s += $3 } END { print s + 0 }'
+}
+perf_samples_in() { perf script -F time "$@" 2>/dev/null | grep -c .; }
+t1=$(perf script -i "$TMP/p_two.data" -F time 2>/dev/null | awk 'NR == 20 { sub(/:$/, "", $1); print $1 }')
+t2=$(perf script -i "$TMP/p_two.data" -F time 2>/dev/null | awk 'NR == 120 { sub(/:$/, "", $1); print $1 }')
+for r in "$t1,$t2" ",$t1" "$t2," "$t1,$t1 $t2," 10%/2 0%-25%,50%-60% 50%; do
+	o=$(samples_in -i "$TMP/p_two.data" --time "$r")
+	p=$(perf_samples_in -i "$TMP/p_two.data" --time "$r")
+	check "--time '$r' keeps the samples perf keeps ($o vs $p)" sh -c "[ '$p' -gt 0 ] && [ '$o' = '$p' ]"
+done
+# perfev's own files lack HEADER_SAMPLE_TIME: percents come from the samples' own times.
+all=$(samples_in -i "$TMP/v_two.data")
+half1=$(samples_in -i "$TMP/v_two.data" --time 50%/1)
+half2=$(samples_in -i "$TMP/v_two.data" --time 50%/2)
+check "--time 50%/1 and 50%/2 split a perfev file's samples ($half1 + $half2 = $all)" \
+	sh -c "[ '$half1' -gt 0 ] && [ '$half2' -gt 0 ] && [ $((half1 + half2)) = '$all' ]"
+"$PERFEV" report -i - --time 10% <"$TMP/pipe.data" >/dev/null 2>"$TMP/err"
+check "--time in percent on a pipe says why it cannot" grep -q "a pipe does not give" "$TMP/err"
+"$PERFEV" report -i "$TMP/v_two.data" --time 2,1 >/dev/null 2>"$TMP/err"
+st=$?
+check "a range that ends before it starts exits 1 and says so" \
+	sh -c "[ $st = 1 ] && grep -q \"time range '2,1': a range ends before it starts\" '$TMP/err'"
+o=$("$PERFEV" report -i "$TMP/v_two.data" --stdio -g none --event task-clock 2>/dev/null | grep -c '^# Samples: ')
+t=$(samples_in -i "$TMP/v_two.data" --event task-clock)
+p=$(perf script -i "$TMP/v_two.data" -F event 2>/dev/null | grep -c task-clock)
+check "--event task-clock reports that event alone, all its samples ($t vs perf script's $p)" \
+	sh -c "[ '$o' = 1 ] && [ '$t' = '$p' ]"

@@ -16,6 +16,7 @@
 #include <unistd.h>
 
 #include "../perfdata/perfdata_test.h"
+#include "util/internal.h"
 
 #define ST (PERF_SAMPLE_IDENTIFIER | PERF_SAMPLE_IP | PERF_SAMPLE_TID | PERF_SAMPLE_TIME | \
 	    PERF_SAMPLE_PERIOD)
@@ -494,6 +495,227 @@ static void test_profile_two_sessions(void **state)
 	perfev_profile__delete(v.prof);
 }
 
+/* perf's --time text into ranges: absolute, several, percent in its three forms; errors named. */
+static void test_filter_time_text(void **state)
+{
+	struct perfev_sample_filter_opts o = { .sz = sizeof(o) };
+	struct perfev_sample_filter *f;
+	uint64_t a, b;
+	static const char *const bad[] = { "1", "1,2,3", "x,2", "2,1", "1.0123456789,2",
+					   "1,2 2,3", "1, 3,4", "10%/0", "0%/1", "10%/x", "10%-",
+					   "101%", "10%,20%", "20%-10%", "-5%-10%", "1%/2,3%-4%", "" };
+
+	(void)state;
+	o.time = "1.5,2.25";
+	f = perfev_sample_filter__new(&o);
+	assert_non_null(f);
+	assert_false(perfev_sample_filter__needs_span(f));
+	assert_int_equal(perfev_sample_filter__range(f, 0, &a, &b), 0);
+	assert_int_equal(a, 1500000000);
+	assert_int_equal(b, 2250000000);
+	assert_int_equal(perfev_sample_filter__range(f, 1, &a, &b), -ENOENT);
+	assert_true(perfev_sample_filter__time_ok(f, 1500000000));
+	assert_true(perfev_sample_filter__time_ok(f, 2250000000));
+	assert_false(perfev_sample_filter__time_ok(f, 1499999999));
+	assert_false(perfev_sample_filter__time_ok(f, 2250000001));
+	assert_true(perfev_sample_filter__time_ok(f, 0)); /* no time: kept, as perf keeps it */
+	perfev_sample_filter__delete(f);
+
+	o.time = " ,1.000000001  3, ";
+	f = perfev_sample_filter__new(&o);
+	assert_non_null(f);
+	assert_true(perfev_sample_filter__time_ok(f, 5));
+	assert_true(perfev_sample_filter__time_ok(f, 1000000001));
+	assert_false(perfev_sample_filter__time_ok(f, 2000000000));
+	assert_true(perfev_sample_filter__time_ok(f, 9000000000));
+	perfev_sample_filter__delete(f);
+
+	for (size_t i = 0; i < ARRAY_SIZE(bad); i++) {
+		o.time = bad[i];
+		f = perfev_sample_filter__new(&o);
+		if (f)
+			fail_msg("'%s' was taken as a time range", bad[i]);
+		assert_int_equal(errno, EINVAL);
+		assert_non_null(strstr(perfev_last_error(), "time range"));
+	}
+}
+
+/* Percents resolve against the span as perf's do: a slice's end is 1 ns short unless it is the last. */
+static void test_filter_time_percent(void **state)
+{
+	static const struct {
+		const char *text;
+		uint64_t r[4];
+		size_t n;
+	} cases[] = {
+		{ "10%/2", { 1100, 1199 }, 1 },
+		{ "0%-10%", { 1000, 1099 }, 1 },
+		{ "50%", { 1000, 1499 }, 1 },
+		{ "0%-100%", { 1000, 2000 }, 1 },
+		{ "10%/1,10%/10", { 1000, 1099, 1900, 2000 }, 2 },
+		{ "0%-10%,30%-40%", { 1000, 1099, 1300, 1399 }, 2 },
+	};
+	struct perfev_sample_filter_opts o = { .sz = sizeof(o) };
+	uint64_t a, b;
+
+	(void)state;
+	for (size_t i = 0; i < ARRAY_SIZE(cases); i++) {
+		struct perfev_sample_filter *f;
+
+		o.time = cases[i].text;
+		f = perfev_sample_filter__new(&o);
+		assert_non_null(f);
+		assert_true(perfev_sample_filter__needs_span(f));
+		assert_int_equal(perfev_sample_filter__range(f, 0, &a, &b), -EAGAIN);
+		assert_int_equal(perfev_sample_filter__set_span(f, 1000, 2000), 0);
+		assert_false(perfev_sample_filter__needs_span(f));
+		for (size_t k = 0; k < cases[i].n; k++) {
+			assert_int_equal(perfev_sample_filter__range(f, k, &a, &b), 0);
+			if (a != cases[i].r[2 * k] || b != cases[i].r[2 * k + 1])
+				fail_msg("'%s' range %zu: %llu-%llu", cases[i].text, k,
+					 (unsigned long long)a, (unsigned long long)b);
+		}
+		assert_int_equal(perfev_sample_filter__range(f, cases[i].n, &a, &b), -ENOENT);
+		perfev_sample_filter__delete(f);
+	}
+}
+
+static void run_filtered(const char *path, struct seen *v, struct perfev_sample_filter_opts *fo,
+			 uint64_t *filtered)
+{
+	struct perfev_sample_filter *f = perfev_sample_filter__new(fo);
+	struct perfev_session_opts o = { .sz = sizeof(o), .no_unwind = true, .filter = f };
+	struct perfev_session *s;
+
+	assert_non_null(f);
+	s = perfev_session__open(path, &o);
+	assert_non_null(s);
+	v->n = 0;
+	assert_int_equal(perfev_session__process(s, collect, v), 0);
+	if (filtered)
+		*filtered = perfev_session__stats(s)->nr_filtered;
+	assert_int_equal(perfev_session__stats(s)->nr_samples, 8);
+	perfev_session__delete(s);
+	perfev_sample_filter__delete(f);
+}
+
+/* The session delivers only what the filter passes: threads, files, time (percent from the samples). */
+static void test_filter_session(void **state)
+{
+	struct perf_event_attr a = base_attr();
+	struct buf r[1] = { 0 };
+	struct seen v = { 0 };
+	struct perfev_sample_filter_opts fo = { .sz = sizeof(fo) };
+	uint64_t filtered;
+	const char *path;
+
+	(void)state;
+	comm(&r[0], 100, 100, "alpha", false, 1);
+	comm(&r[0], 200, 200, "beta", false, 1);
+	comm(&r[0], 200, 201, "beta", false, 1);
+	mmap2(&r[0], 100, 0x400000, 0x10000, "/opt/a.so", 2);
+	mmap2(&r[0], 200, 0x400000, 0x10000, "/opt/b.so", 2);
+	for (int i = 0; i < 8; i++)
+		sample(&r[0], i % 2 ? 200 : 100, i % 4 == 3 ? 201 : i % 2 ? 200 : 100,
+		       i == 7 ? 0x900000 : 0x401000, 1000 + 100 * (uint64_t)i, 1);
+	path = write_file("filter.data", &a, 1, r, 1);
+
+	fo.comms = "beta,gamma";
+	run_filtered(path, &v, &fo, &filtered);
+	assert_int_equal(v.n, 4);
+	assert_int_equal(filtered, 4);
+	assert_string_equal(v.comm[0], "beta");
+	fo.comms = NULL;
+	fo.tids = "201";
+	run_filtered(path, &v, &fo, NULL);
+	assert_int_equal(v.n, 2);
+	fo.tids = NULL;
+	fo.pids = "100";
+	fo.dsos = "b.so,a.so";
+	run_filtered(path, &v, &fo, NULL);
+	assert_int_equal(v.n, 4);
+	fo.pids = NULL;
+	fo.dsos = "/opt/b.so,[unknown]";
+	run_filtered(path, &v, &fo, NULL);
+	assert_int_equal(v.n, 4); /* three in b.so, and the one outside every map */
+	fo.dsos = NULL;
+	fo.time = "0.0000012,0.0000014";
+	run_filtered(path, &v, &fo, NULL);
+	assert_int_equal(v.n, 3);
+	assert_int_equal(v.time[0], 1200);
+	assert_int_equal(v.time[2], 1400);
+	/* The file has no HEADER_SAMPLE_TIME: the span comes from its samples, 1000 to 1700. */
+	fo.time = "50%/2";
+	run_filtered(path, &v, &fo, NULL);
+	assert_int_equal(v.n, 4);
+	assert_int_equal(v.time[0], 1400);
+	assert_int_equal(v.time[3], 1700);
+	fo.time = NULL;
+	fo.events = "task-clock";
+	run_filtered(path, &v, &fo, &filtered);
+	assert_int_equal(v.n, 0);
+	assert_int_equal(filtered, 8);
+	fo.events = "cpu-clock";
+	run_filtered(path, &v, &fo, NULL);
+	assert_int_equal(v.n, 8);
+	fo.events = NULL;
+	fo.pids = "1x";
+	assert_null(perfev_sample_filter__new(&fo));
+	assert_int_equal(errno, EINVAL);
+	assert_non_null(strstr(perfev_last_error(), "'1x'"));
+}
+
+/* A group sample whose member is filtered out still moves that member's delta on. */
+static void test_filter_group_deltas(void **state)
+{
+	struct perf_event_attr a[2] = { base_attr(), base_attr() };
+	struct buf r[1] = { 0 };
+	struct seen v = { 0 };
+	struct perfev_sample_filter_opts fo = { .sz = sizeof(fo), .events = "task-clock" };
+	struct perfev_sample_filter *f;
+	struct perfev_session_opts o = { .sz = sizeof(o), .no_unwind = true };
+	struct perfev_session *s;
+
+	(void)state;
+	for (int i = 0; i < 2; i++) {
+		a[i].sample_type |= PERF_SAMPLE_READ;
+		a[i].read_format = PERF_FORMAT_GROUP | PERF_FORMAT_ID;
+	}
+	a[1].config = PERF_COUNT_SW_TASK_CLOCK;
+	for (int k = 0; k < 3; k++) {
+		size_t at;
+
+		header(&r[0], &at, PERF_RECORD_SAMPLE, PERF_RECORD_MISC_USER);
+		put64(&r[0], 7);
+		put64(&r[0], 0x1000);
+		put32x2(&r[0], 1, 1);
+		put64(&r[0], 10 + k);
+		put64(&r[0], 1000);
+		put64(&r[0], 2);
+		put64(&r[0], 10 * (k + 1));
+		put64(&r[0], 7);
+		put64(&r[0], 100 * (k + 1) * (k + 1));
+		put64(&r[0], 8);
+		end(&r[0], at);
+	}
+	f = perfev_sample_filter__new(&fo);
+	assert_non_null(f);
+	o.filter = f;
+	fo.time = NULL;
+	s = perfev_session__open(write_file("fgroup.data", a, 2, r, 1), &o);
+	assert_non_null(s);
+	assert_int_equal(perfev_session__process(s, collect, &v), 0);
+	assert_int_equal(v.n, 3);
+	for (size_t i = 0; i < 3; i++)
+		assert_int_equal(v.evsel[i], 1);
+	assert_int_equal(v.period[0], 100);
+	assert_int_equal(v.period[1], 300);
+	assert_int_equal(v.period[2], 500);
+	assert_int_equal(perfev_session__stats(s)->nr_filtered, 3);
+	perfev_session__delete(s);
+	perfev_sample_filter__delete(f);
+}
+
 static void test_errors(void **state)
 {
 	struct perfev_session_opts o = { .sz = 2 };
@@ -532,6 +754,10 @@ int main(void)
 		cmocka_unit_test(test_profile_background_same_tree),
 		cmocka_unit_test(test_profile_background_comm),
 		cmocka_unit_test(test_profile_two_sessions),
+		cmocka_unit_test(test_filter_time_text),
+		cmocka_unit_test(test_filter_time_percent),
+		cmocka_unit_test(test_filter_session),
+		cmocka_unit_test(test_filter_group_deltas),
 		cmocka_unit_test(test_errors),
 	};
 

@@ -239,6 +239,16 @@ static int call_perfev_session__open(const void *opts)
 	return ptr_result(perfev_session__open(data_path, opts), del_session);
 }
 
+static void del_sample_filter(void *f)
+{
+	perfev_sample_filter__delete(f);
+}
+
+static int call_perfev_sample_filter__new(const void *opts)
+{
+	return ptr_result(perfev_sample_filter__new(opts), del_sample_filter);
+}
+
 static int call_perfev_symbolizer__new(const void *opts)
 {
 	return ptr_result(perfev_symbolizer__new(opts), del_symbolizer);
@@ -342,13 +352,22 @@ static const struct layout layouts[] = {
 	F(perfev_selfmon_opts, attached, 16, 1),
 	F(perfev_selfmon_opts, force_syscall, 17, 1),
 	F(perfev_selfmon_opts, precise_times, 18, 1),
-	S(perfev_session_opts, 32),
+	S(perfev_session_opts, 40),
 	F(perfev_session_opts, sz, 0, 8),
 	F(perfev_session_opts, symbolizer, 8, 8),
 	F(perfev_session_opts, reader_opts, 16, 8),
 	F(perfev_session_opts, file_order, 24, 1),
 	F(perfev_session_opts, no_unwind, 25, 1),
 	F(perfev_session_opts, max_frames, 28, 4),
+	F(perfev_session_opts, filter, 32, 8),
+	S(perfev_sample_filter_opts, 56),
+	F(perfev_sample_filter_opts, sz, 0, 8),
+	F(perfev_sample_filter_opts, comms, 8, 8),
+	F(perfev_sample_filter_opts, pids, 16, 8),
+	F(perfev_sample_filter_opts, tids, 24, 8),
+	F(perfev_sample_filter_opts, dsos, 32, 8),
+	F(perfev_sample_filter_opts, events, 40, 8),
+	F(perfev_sample_filter_opts, time, 48, 8),
 	S(perfev_symbolizer_opts, 56),
 	F(perfev_symbolizer_opts, sz, 0, 8),
 	F(perfev_symbolizer_opts, root, 8, 8),
@@ -451,7 +470,7 @@ static const struct layout layouts[] = {
 	S(perfev_map, 48),
 	S(perfev_frame, 48),
 	S(perfev_session_sample, 48),
-	S(perfev_session_stats, 80),
+	S(perfev_session_stats, 88),
 	S(perfev_symbol, 32),
 	S(perfev_srcline, 16),
 	S(perfev_inline_frame, 24),
@@ -506,6 +525,7 @@ static const struct opts_case cases[] = {
 	CASE(perfev_selfmon_opts, attr, perfev_selfmon__new_group),
 	CASE(perfev_selfmon_opts, attr, perfev_selfmon__new_evsel),
 	CASE(perfev_session_opts, symbolizer, perfev_session__open),
+	CASE(perfev_sample_filter_opts, time, perfev_sample_filter__new),
 	CASE(perfev_symbolizer_opts, root, perfev_symbolizer__new),
 	CASE(perfev_unwinder_opts, debuginfo_path, perfev_unwinder__new),
 	CASE(perfev_workload_opts, parent_death_signal, perfev_workload__new_opts),

@@ -143,23 +143,24 @@ static int parse_body(const struct perfev_sample_fmt *fmt, struct rd *r, struct 
 			err = rd_u64(r, &o->mmap2.pgoff, "pgoff");
 		if (err)
 			break;
+		/*
+		 * u8 size, u8 + u16 reserved, u8 build_id[20]: the same 24 bytes
+		 * as maj..ino_generation.  A size past any build id's is Linux
+		 * (seen on 6.18) leaving the bit set in the records of other
+		 * events after writing one for an event that asked for build ids:
+		 * those bytes are then the device and inode, read as such.
+		 */
+		if ((o->misc & PERF_RECORD_MISC_MMAP_BUILD_ID) &&
+		    rd_left(r) >= 1 && r->p[r->off] > PERFEV_BUILD_ID_MAX)
+			o->misc &= (uint16_t)~PERF_RECORD_MISC_MMAP_BUILD_ID;
 		if (o->misc & PERF_RECORD_MISC_MMAP_BUILD_ID) {
 			const void *id;
 
-			/* u8 size, u8 + u16 reserved, u8 build_id[20]: 24 bytes like maj..ino_generation. */
 			err = rd_bytes(r, 24, &id, "build_id");
 			if (err)
 				break;
 			o->mmap2.build_id_size = *(const uint8_t *)id;
 			o->mmap2.build_id = (const uint8_t *)id + 4;
-			/*
-			 * Linux 6.x can store a failed parse's -errno there (254: -ENOENT),
-			 * and perf crashes on it.  The map itself is sound: it has no build id.
-			 */
-			if (o->mmap2.build_id_size > PERFEV_BUILD_ID_MAX) {
-				o->mmap2.build_id_size = 0;
-				o->mmap2.build_id = NULL;
-			}
 		} else {
 			err = rd_u32x2(r, &o->mmap2.maj, &o->mmap2.min, "maj");
 			if (!err)

@@ -11,6 +11,7 @@
 
 #include "util/internal.h"
 #include "perfev/evlist.h"
+#include "session/filter_int.h"
 #include "session/session_int.h"
 #include "util/opts.h"
 
@@ -19,6 +20,60 @@
 
 /* Sessions number their frames' ids apart: a profile fed by two sessions must not mix them. */
 static uint32_t last_id_space;
+
+static void quiet_warn(void *ctx, const char *msg)
+{
+	(void)ctx;
+	(void)msg;
+}
+
+/* The first and last sample times of the file at path, read from its samples. */
+static int scan_span(const char *path, uint64_t *first, uint64_t *last)
+{
+	struct perfev_data_reader_opts ro = { .sz = sizeof(ro), .warn = quiet_warn };
+	struct perfev_data_reader *r = perfev_data_reader__open(path, &ro);
+	struct perfev_data_event ev;
+	int err;
+
+	if (!r)
+		return -errno;
+	*first = *last = 0;
+	while ((err = perfev_data_reader__next(r, &ev)) > 0) {
+		const struct perfev_sample *sm = &ev.rec.sample;
+
+		if (ev.rec.type != PERF_RECORD_SAMPLE || !(sm->sample_type & PERF_SAMPLE_TIME) || !sm->time)
+			continue;
+		if (!*first || sm->time < *first)
+			*first = sm->time;
+		if (sm->time > *last)
+			*last = sm->time;
+	}
+	perfev_data_reader__delete(r);
+	return err;
+}
+
+/*
+ * Percent time ranges are of the recording's span: perf's HEADER_SAMPLE_TIME
+ * when the file has it, else the file's own sample times, read first.
+ */
+static int resolve_span(struct perfev_session *s, const char *path)
+{
+	uint64_t first, last;
+	int err;
+
+	if (!perfev_sample_filter__needs_span(s->opts.filter))
+		return 0;
+	if (perfev_data_reader__sample_time(s->reader, &first, &last) < 0 || !last) {
+		if (perfev_data_reader__is_pipe(s->reader))
+			return set_error(EINVAL, "time ranges in percent are shares of the recording's span, "
+					 "which a pipe does not give before its samples; give the range in "
+					 "seconds, or read a file");
+		err = scan_span(path, &first, &last);
+		if (err < 0)
+			return err;
+	}
+	return perfev_sample_filter__set_span(s->opts.filter, first, last);
+}
 
 struct perfev_session *perfev_session__open(const char *path,
 					    const struct perfev_session_opts *opts)
@@ -45,6 +100,11 @@ struct perfev_session *perfev_session__open(const char *path,
 	s->reader = perfev_data_reader__open(path, s->opts.reader_opts);
 	if (!s->reader)
 		goto err_out;
+	err = resolve_span(s, path);
+	if (err < 0) {
+		errno = -err;
+		goto err_out;
+	}
 	s->sy = s->opts.symbolizer;
 	if (!s->sy) {
 		s->sy = perfev_symbolizer__new(NULL);
@@ -188,60 +248,114 @@ static uint64_t fixed_period(const struct perfev_session *s, int evsel)
 	return a && !a->freq && a->sample_period ? a->sample_period : 1;
 }
 
+/* Counts one delivery of event evsel with its period, filtered or not (the stats are of the file). */
+static void count_evsel(struct perfev_session *s, int evsel, uint64_t period)
+{
+	struct sevsel *es = evsel_stats(s, evsel);
+
+	if (es) {
+		es->nr_samples++;
+		es->period += period;
+	}
+}
+
+/* The filter's verdict on what the stack tells (the file the sample was taken in). */
+static bool stack_ok(const struct perfev_session *s, const struct perfev_session_sample *out)
+{
+	return !s->opts.filter || filter_dso_ok(s->opts.filter, out->nr_frames ? &out->frames[0] : NULL);
+}
+
+/*
+ * Hands the group's members to fn in turn, each with its increase; fn's
+ * non-zero return, else 0.  *none: the sample read no member.
+ */
+static int deliver_group(struct perfev_session *s, struct perfev_session_sample *out, bool keep,
+			 perfev_session_sample_fn fn, void *ctx, bool *none)
+{
+	const struct perfev_sample *sm = &out->ev->rec.sample;
+	struct perfev_counts c[64];
+	int n = perfev_read_format__parse(sm->read.format, sm->read.data, sm->read.size, c,
+					  ARRAY_SIZE(c));
+	bool resolved = false;
+
+	/* Each member counts with the increase of its value, attributed to this stack. */
+	for (int i = 0; i < n && i < (int)ARRAY_SIZE(c); i++) {
+		int e = perfev_data_reader__evsel_of_id(s->reader, c[i].id), ret;
+
+		if (e < 0)
+			continue;
+		out->evsel = e;
+		/* Every member's delta moves on, delivered or not, so the next sample's is right. */
+		out->period = id_delta(s, c[i].id, c[i].val);
+		/* A member that did not count since its last sample has nothing to add (perf skips it). */
+		if (!out->period)
+			continue;
+		count_evsel(s, e, out->period);
+		if (!keep || (s->opts.filter && !filter_event_ok(s->opts.filter, s->reader, e))) {
+			s->stats.nr_filtered++;
+			continue;
+		}
+		if (!resolved) {
+			out->nr_frames = sess_resolve_stack(s, out->ev->evsel, out->thread, sm,
+							    out->ev->rec.misc);
+			resolved = true;
+			keep = stack_ok(s, out);
+			if (!keep) {
+				s->stats.nr_filtered++;
+				continue;
+			}
+		}
+		ret = fn(ctx, out);
+		if (ret)
+			return ret;
+	}
+	*none = n <= 0;
+	return 0;
+}
+
 static int deliver_sample(struct perfev_session *s, const struct perfev_data_event *ev,
 			  perfev_session_sample_fn fn, void *ctx)
 {
 	const struct perfev_sample *sm = &ev->rec.sample;
-	struct perfev_session_sample out = { .ev = ev, .evsel = ev->evsel };
-	struct sevsel *es;
+	struct perfev_session_sample out = { .ev = ev, .evsel = ev->evsel, .frames = s->frames };
+	struct perfev_sample_filter *f = s->opts.filter;
 	int pid = sm->sample_type & PERF_SAMPLE_TID ? (int)sm->pid : -1;
 	int tid = sm->sample_type & PERF_SAMPLE_TID ? (int)sm->tid : -1;
+	uint64_t t = sm->sample_type & PERF_SAMPLE_TIME ? sm->time : 0;
+	bool keep;
 
 	s->stats.nr_samples++;
-	if (sm->sample_type & PERF_SAMPLE_TIME) {
-		if (!s->stats.first_time || sm->time < s->stats.first_time)
-			s->stats.first_time = sm->time;
-		if (sm->time > s->stats.last_time)
-			s->stats.last_time = sm->time;
+	if (t) {
+		if (!s->stats.first_time || t < s->stats.first_time)
+			s->stats.first_time = t;
+		if (t > s->stats.last_time)
+			s->stats.last_time = t;
 	}
 	out.thread = sess_thread(s, pid, tid);
 	if (!out.thread)
 		return set_error(ENOMEM, "session: out of memory");
-	out.nr_frames = sess_resolve_stack(s, ev->evsel, out.thread, sm, ev->rec.misc);
-	out.frames = s->frames;
-
+	/* What the filter can decide before the stack is resolved, it decides first. */
+	keep = !f || (perfev_sample_filter__time_ok(f, t) && filter_thread_ok(f, out.thread));
 	if ((sm->sample_type & PERF_SAMPLE_READ) && (sm->read.format & PERF_FORMAT_GROUP) &&
 	    (sm->read.format & PERF_FORMAT_ID)) {
-		struct perfev_counts c[64];
-		int n = perfev_read_format__parse(sm->read.format, sm->read.data, sm->read.size, c,
-						  ARRAY_SIZE(c));
+		bool none = false;
+		int ret = deliver_group(s, &out, keep, fn, ctx, &none);
 
-		/* Each member counts with the increase of its value, attributed to this stack. */
-		for (int i = 0; i < n && i < (int)ARRAY_SIZE(c); i++) {
-			int e = perfev_data_reader__evsel_of_id(s->reader, c[i].id);
-
-			if (e < 0)
-				continue;
-			out.evsel = e;
-			out.period = id_delta(s, c[i].id, c[i].val);
-			es = evsel_stats(s, e);
-			if (es) {
-				es->nr_samples++;
-				es->period += out.period;
-			}
-			int ret = fn(ctx, &out);
-
-			if (ret)
-				return ret;
-		}
-		if (n > 0)
-			return 0;
+		if (ret || !none)
+			return ret;
+		out.evsel = ev->evsel;
 	}
 	out.period = sm->sample_type & PERF_SAMPLE_PERIOD ? sm->period : fixed_period(s, ev->evsel);
-	es = evsel_stats(s, ev->evsel);
-	if (es) {
-		es->nr_samples++;
-		es->period += out.period;
+	count_evsel(s, ev->evsel, out.period);
+	if (keep && f)
+		keep = filter_event_ok(f, s->reader, ev->evsel);
+	if (keep) {
+		out.nr_frames = sess_resolve_stack(s, ev->evsel, out.thread, sm, ev->rec.misc);
+		keep = stack_ok(s, &out);
+	}
+	if (!keep) {
+		s->stats.nr_filtered++;
+		return 0;
 	}
 	return fn(ctx, &out);
 }

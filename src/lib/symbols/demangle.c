@@ -53,12 +53,29 @@ const char *sym__demangle(struct perfev_dso *d, const char *name)
 {
 	char *dm, *copy;
 
+	size_t len = strlen(name), plt = sizeof("@plt") - 1;
+	bool is_plt = len > plt && !strcmp(name + len - plt, "@plt");
+
 	if (d->sy->no_demangle)
 		return NULL;
-	dm = demangle(name, d->sy->demangle_params);
+	/* A PLT entry's name is its symbol's and "@plt" ("operator new@plt", as perf). */
+	if (is_plt) {
+		char *sym = strndup(name, len - plt);
+
+		dm = sym ? demangle(sym, d->sy->demangle_params) : NULL;
+		free(sym);
+	} else {
+		dm = demangle(name, d->sy->demangle_params);
+	}
 	if (!dm)
 		return NULL;
-	copy = arena_strndup(&d->names, dm, strlen(dm));
+	size_t dl = strlen(dm);
+
+	copy = arena_alloc(&d->names, dl + (is_plt ? plt : 0) + 1);
+	if (copy) {
+		memcpy(copy, dm, dl);
+		strcpy(copy + dl, is_plt ? "@plt" : "");
+	}
 	free(dm);
 	return copy;
 }

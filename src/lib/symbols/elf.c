@@ -95,7 +95,77 @@ static unsigned binding_prio(unsigned bind)
 	}
 }
 
-int elf_syms__load(struct perfev_dso *d, void *elf_, const char *name, bool dynsym_ok)
+static Elf_Scn *find_named(Elf *elf, const char *want, GElf_Shdr *sh)
+{
+	size_t shstrndx;
+	Elf_Scn *scn = NULL;
+
+	if (elf_getshdrstrndx(elf, &shstrndx))
+		return NULL;
+	while ((scn = elf_nextscn(elf, scn))) {
+		const char *n;
+
+		if (gelf_getshdr(scn, sh) && (n = elf_strptr(elf, shstrndx, sh->sh_name)) &&
+		    !strcmp(n, want))
+			return scn;
+	}
+	return NULL;
+}
+
+#define PLT_ENTRY 16 /* x86-64: each PLT entry, and the PLT's first (resolver) entry */
+
+/*
+ * "NAME@plt" for each PLT entry of an x86-64 file, as perf synthesizes them:
+ * the i-th relocation of .rela.plt is the i-th entry after .plt's header (or
+ * of .plt.sec when the file has one), named after its symbol in the dynamic
+ * symbol table.  Returns 0 or -ENOMEM; a file without them adds nothing.
+ */
+static int plt_syms__add(struct sym_builder *b, Elf *elf, uint64_t *last_end)
+{
+	GElf_Shdr rel_sh, plt_sh, sym_sh, sec_sh;
+	Elf_Scn *rel = find_named(elf, ".rela.plt", &rel_sh), *plt, *syms;
+	Elf_Data *rd, *sd;
+	GElf_Ehdr eh;
+	uint64_t base, end;
+	size_t nrel;
+	char name[1024];
+
+	if (!gelf_getehdr(elf, &eh) || eh.e_machine != EM_X86_64 || !rel ||
+	    rel_sh.sh_type != SHT_RELA || !(plt = find_named(elf, ".plt", &plt_sh)) ||
+	    !(syms = elf_getscn(elf, rel_sh.sh_link)) || !gelf_getshdr(syms, &sym_sh) ||
+	    sym_sh.sh_type != SHT_DYNSYM || !(rd = elf_getdata(rel, NULL)) ||
+	    !(sd = elf_getdata(syms, NULL)) || rel_sh.sh_entsize != sizeof(Elf64_Rela))
+		return 0;
+	base = plt_sh.sh_addr + PLT_ENTRY;
+	end = plt_sh.sh_addr + plt_sh.sh_size;
+	if (find_named(elf, ".plt.sec", &sec_sh)) {
+		base = sec_sh.sh_addr;
+		end = sec_sh.sh_addr + sec_sh.sh_size;
+	}
+	nrel = rd->d_size / sizeof(Elf64_Rela);
+	for (size_t i = 0; i < nrel && base + (i + 1) * PLT_ENTRY <= end; i++) {
+		GElf_Rela r;
+		GElf_Sym sym;
+		const char *sname;
+		int n, err;
+
+		if (!gelf_getrela(rd, (int)i, &r) || !gelf_getsym(sd, (int)GELF_R_SYM(r.r_info), &sym) ||
+		    !(sname = elf_strptr(elf, sym_sh.sh_link, sym.st_name)) || !*sname)
+			continue;
+		n = snprintf(name, sizeof(name), "%s@plt", sname);
+		if (n < 0 || (size_t)n >= sizeof(name))
+			continue;
+		err = sym_builder__add(b, base + i * PLT_ENTRY, PLT_ENTRY, name, (size_t)n, 3);
+		if (err)
+			return err;
+	}
+	if (nrel && end > *last_end)
+		*last_end = end;
+	return 0;
+}
+
+int elf_syms__load(struct perfev_dso *d, void *elf_, const char *name, bool dynsym_ok,
+		   void *plt_elf)
 {
 	Elf *elf = elf_;
 	Elf_Scn *scn = find_table(elf, SHT_SYMTAB);
@@ -180,7 +250,9 @@ int elf_syms__load(struct perfev_dso *d, void *elf_, const char *name, bool dyns
 		if (secs[shndx].end > last_end)
 			last_end = secs[shndx].end;
 	}
-	err = sym_builder__finish(&b, last_end);
+	err = plt_elf ? plt_syms__add(&b, plt_elf, &last_end) : 0;
+	if (!err)
+		err = sym_builder__finish(&b, last_end);
 out:
 	if (err)
 		sym_builder__abort(&b);
@@ -307,7 +379,7 @@ static int choose_file(struct perfev_dso *d, const char *path, char *out, size_t
 }
 
 /* Symbols from the separate debug file at dbg; 0, or -errno (the main file's .dynsym is next). */
-static int load_from_debug_file(struct perfev_dso *d, const char *dbg)
+static int load_from_debug_file(struct perfev_dso *d, const char *dbg, Elf *main_elf)
 {
 	struct elf_info info;
 	int fd, err;
@@ -317,7 +389,7 @@ static int load_from_debug_file(struct perfev_dso *d, const char *dbg)
 		return -errno;
 	err = elf__inspect(elf, dbg, &info);
 	if (!err)
-		err = elf_syms__load(d, elf, dbg, false);
+		err = elf_syms__load(d, elf, dbg, false, main_elf);
 	if (!err && d->nsyms && !(d->sym_file = strdup(dbg)))
 		err = -ENOMEM;
 	close_elf(elf, fd);
@@ -374,13 +446,13 @@ int dso__load_file(struct perfev_dso *d)
 		if (!d->dwarf_file)
 			d->dwarf_file = strdup(dbg);
 		if (!info.has_symtab) {
-			err = load_from_debug_file(d, dbg);
+			err = load_from_debug_file(d, dbg, elf);
 			if (err == -ENOMEM)
 				goto fail;
 		}
 	}
 	if (!d->nsyms) {
-		err = elf_syms__load(d, elf, file, true);
+		err = elf_syms__load(d, elf, file, true, elf);
 		if (!err && !(d->sym_file = strdup(file)))
 			err = -ENOMEM;
 		if (err == -ENOENT) {
@@ -415,7 +487,7 @@ int dso__load_memory(struct perfev_dso *d)
 	if (!err)
 		err = elf_segs__load(d, elf, d->name);
 	if (!err) {
-		err = elf_syms__load(d, elf, d->name, true);
+		err = elf_syms__load(d, elf, d->name, true, elf);
 		if (err == -ENOENT)
 			err = 0;
 	}

@@ -95,7 +95,7 @@ static uint64_t page_end(uint64_t start)
 
 int kallsyms__parse(struct perfev_dso *d, const char *text, size_t len)
 {
-	struct sym_builder b = { .d = d };
+	struct sym_builder b = { .d = d, .last_wins = true };
 	const char *p = text, *end = text + len;
 	size_t lines = 0, bad = 0, nonzero = 0;
 	uint64_t last = 0;

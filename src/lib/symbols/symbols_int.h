@@ -112,6 +112,12 @@ struct sym_builder {
 	struct perfev_symbol *syms;
 	unsigned char *prio; /* per symbol: which of two at one address to keep */
 	size_t n, cap;
+	/*
+	 * Of several names at one address keep the one added last, whatever
+	 * their prio: perf keeps every kallsyms alias and its lookup lands on
+	 * the last ("__x64_sys_vfork", after "__ia32_sys_vfork").
+	 */
+	bool last_wins;
 };
 int sym_builder__add(struct sym_builder *b, uint64_t start, uint64_t size, const char *name,
 		     size_t name_len, unsigned prio);
@@ -135,10 +141,12 @@ struct elf_info {
 };
 int elf__inspect(void *elf, const char *name, struct elf_info *info);
 /*
- * Function symbols from .symtab, else (when dynsym_ok) .dynsym, into d;
- * -ENOENT without either.
+ * Function symbols from .symtab, else (when dynsym_ok) .dynsym, into d, with
+ * "NAME@plt" for the PLT entries of plt_elf (the file that runs; NULL: none);
+ * -ENOENT without either table.
  */
-int elf_syms__load(struct perfev_dso *d, void *elf, const char *name, bool dynsym_ok);
+int elf_syms__load(struct perfev_dso *d, void *elf, const char *name, bool dynsym_ok,
+		   void *plt_elf);
 /* The PT_LOAD segments, for perfev_dso__map_ip(). */
 int elf_segs__load(struct perfev_dso *d, void *elf, const char *name);
 /* Loads a DSO_FILE: finds the file (build id, cache), then its symbols. */

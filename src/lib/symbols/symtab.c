@@ -120,6 +120,8 @@ int sym_builder__add(struct sym_builder *b, uint64_t start, uint64_t size, const
 struct sym_sort {
 	struct perfev_symbol s;
 	unsigned char prio;
+	bool last_wins; /* the builder's */
+	size_t idx;	/* the order added */
 };
 
 static size_t leading_underscores(const char *s)
@@ -157,6 +159,8 @@ static int cmp_sort(const void *pa, const void *pb)
 
 	if (a->s.start != b->s.start)
 		return a->s.start < b->s.start ? -1 : 1;
+	if (a->last_wins)
+		return a->idx > b->idx ? -1 : a->idx < b->idx;
 	/* Best first, so dedup keeps the first of each run. */
 	if (better(a, b))
 		return -1;
@@ -180,7 +184,7 @@ int sym_builder__finish(struct sym_builder *b, uint64_t last_end)
 		return -ENOMEM;
 	}
 	for (size_t i = 0; i < b->n; i++)
-		t[i] = (struct sym_sort){ b->syms[i], b->prio[i] };
+		t[i] = (struct sym_sort){ b->syms[i], b->prio[i], b->last_wins, i };
 	sort_array(t, b->n, sizeof(*t), cmp_sort);
 	uint64_t sized_end = 0;
 

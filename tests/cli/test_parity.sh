@@ -1,0 +1,69 @@
+#!/bin/sh
+# Perf parity: the parity workloads (tests/parity/record.sh: C++ with a shared
+# library, threads, fork/exec chains, kernel-heavy commands, python3, perl,
+# system-wide, tracepoints, several events, a :S group, --call-graph dwarf),
+# each recorded by perf and by perfev, and on every file perfev report against
+# perf report --stdio (default, --no-children, --sort dso, --sort comm,dso,sym,
+# --comm, --dso) and perfev script against perf script: the same rows, each
+# percentage within 0.1 points, the same call graphs, script line for line
+# except for the deliberate differences of docs/perf-differences.md.
+# PARITY_KEEP=DIR records into DIR once and reuses it (for working on a difference).
+. "$(dirname "$0")/lib.sh"
+
+if ! have_perf; then
+	not_ok "perf parity" "Linux perf is not usable here; scripts/setup.sh installs it"
+	exit 1
+fi
+PARITY=$BUILD_DIR/tests/parity
+export PARITY
+REC=${PARITY_KEEP:-$TMP/rec}
+if ! [ -s "$REC/kinds" ]; then
+	sh "$ROOT_DIR/tests/parity/record.sh" "$REC" 2>"$TMP/rec.err"
+	check "every parity workload was recorded by both tools" sh -c "! [ -s '$TMP/rec.err' ]"
+	[ -s "$TMP/rec.err" ] && sed 's/^/    /' "$TMP/rec.err"
+fi
+CMP="python3 $ROOT_DIR/tests/parity/compare.py"
+OUT=$REC/out
+mkdir -p "$OUT"
+
+# compare NAME KIND WHAT perf-args...: one comparison; "report" or "script".
+compare() {
+	name=$1 what=$2
+	shift 2
+	perf "$what" "$@" >"$OUT/$name.perf" 2>"$OUT/$name.perf.err"
+	"$PERFEV" "$what" "$@" >"$OUT/$name.perfev" 2>"$OUT/$name.perfev.err"
+	if $CMP "$what" "$OUT/$name.perf" "$OUT/$name.perfev" >"$OUT/$name.cmp" 2>&1; then
+		ok "$name: $(head -n 1 "$OUT/$name.cmp")"
+	elif gap=$(known_gap "$name"); then
+		skip "$name: $(head -n 1 "$OUT/$name.cmp")" "known gap, $gap"
+	else
+		n=$((n + 1))
+		echo "not ok $n - $name: $(head -n 1 "$OUT/$name.cmp")"
+		sed -n '2,12p' "$OUT/$name.cmp"
+		sed -n '1,3p' "$OUT/$name.perfev.err" | sed 's/^/    perfev: /'
+	fi
+}
+
+# known_gap NAME: prints why NAME is a known gap (tests/parity/known-gaps); false if it is not.
+known_gap() {
+	while IFS='	' read -r pat why; do
+		case $pat in '#'* | '') continue ;; esac
+		# shellcheck disable=SC2254
+		case $1 in $pat) echo "$why"; return 0 ;; esac
+	done <"$ROOT_DIR/tests/parity/known-gaps"
+	return 1
+}
+
+while read -r kind comm dso; do
+	for who in perf perfev; do
+		f=$REC/$who-$kind.data
+		[ -s "$f" ] || continue
+		compare "$who-$kind report" report -i "$f" --stdio
+		compare "$who-$kind report --no-children" report -i "$f" --stdio --no-children
+		compare "$who-$kind report --sort dso" report -i "$f" --stdio --sort dso
+		compare "$who-$kind report --sort comm,dso,sym" report -i "$f" --stdio --sort comm,dso,sym
+		compare "$who-$kind report --comm $comm" report -i "$f" --stdio --comm "$comm"
+		compare "$who-$kind report --dso $dso" report -i "$f" --stdio --dso "$dso"
+		compare "$who-$kind script" script -i "$f"
+	done
+done <"$REC/kinds"

@@ -1,0 +1,222 @@
+#!/usr/bin/env python3
+"""Compares what perf and perfev print for the same perf.data file.
+
+usage: compare.py report PERF_OUTPUT PERFEV_OUTPUT
+       compare.py script PERF_OUTPUT PERFEV_OUTPUT
+
+report: `perf report --stdio` against `perfev report --stdio`: per event, the
+header (event name, sample count, event count), the column titles, and the
+rows: the same rows (by their key columns), each percentage within 0.1
+points, and below each row the same call graph (the same lines, each
+percentage within 0.1 points).
+script: `perf script` against `perfev script`, line for line, after the
+normalisations of docs/perf-differences.md (none yet).
+
+Prints one line "rows M/N maxdiff D" (M of perf's N rows found in perfev's,
+D the largest difference in points), then what differs; exits 1 when
+anything differs.
+"""
+import re
+import sys
+
+TOLERANCE = 0.1
+
+# Deliberate differences (docs/perf-differences.md), undone on perf's side before comparing.
+# 1. glibc's internal aliases: perf names a libc function by the __GI_ alias of its debug
+#    file's .symtab (__GI___libc_write), perfev by its public name (write).
+#    Both are reduced to the bare name: "__GI_", "__libc_" and the underscores dropped.
+GI_ALIAS = re.compile(r"\b(?:__GI_+|__libc_)(?:libc_)?([A-Za-z0-9_]+)")
+
+
+#    Likewise an exported weak name against a local alias with leading underscores
+#    (closedir, __closedir): names are compared without their leading underscores.
+UNDERSCORES = re.compile(r"(?<![A-Za-z0-9_])_+(?=[A-Za-z])")
+#    And an IFUNC's exported name against its local resolver alias (memrchr, memrchr_ifunc).
+IFUNC = re.compile(r"(?<=[A-Za-z0-9])_ifunc\b")
+
+
+def deliberate(text):
+    """A text with the names deliberately different reduced to what both tools agree on."""
+    return IFUNC.sub("", UNDERSCORES.sub("", GI_ALIAS.sub(lambda m: m.group(1), text)))
+PCT = re.compile(r"(-?[0-9]+\.[0-9]+)%")
+
+
+def sections(text):
+    """Splits a report into its events: [(header lines, body lines)]."""
+    out = []
+    cur = None
+    for line in text.splitlines():
+        if line.startswith("# Samples:"):
+            cur = ([line], [])
+            out.append(cur)
+            continue
+        if cur is None:
+            continue
+        if line.startswith("#"):
+            if line.startswith("# Event count") or line.startswith("# Total Lost") or \
+                    line.startswith("# Overhead") or line.startswith("# Children") or \
+                    line.startswith("# Self") or line.startswith("# Samples") or \
+                    re.match(r"# +[A-Z][a-z]", line) or line.startswith("# ....."):
+                cur[0].append(line)
+            continue
+        cur[1].append(line.rstrip())
+    return out
+
+
+ROW = re.compile(r"^ +(-?[0-9]+\.[0-9]+%|[0-9]+ )")
+
+
+def rows(body):
+    """The table's rows: [(values, keys, graph lines)]."""
+    out = []
+    for line in body:
+        if not line:
+            continue
+        if ROW.match(line) and not line.lstrip().startswith("|") and "--" not in line[:20]:
+            fields = re.split(r"\s{2,}", line.strip())
+            vals = []
+            while fields and re.fullmatch(r"-?[0-9.]+%|[0-9]+", fields[0]):
+                vals.append(fields.pop(0))
+            out.append((vals, tuple(fields), []))
+        elif out:
+            out[-1][2].append(line)
+    return out
+
+
+def num(v):
+    return float(v.rstrip("%"))
+
+
+BRANCH = re.compile(r"--(-?[0-9]+\.[0-9]+)%--")
+
+
+def graph_tree(lines):
+    """A call graph's text as a tree: each node [percent or None, [names], [children]]."""
+    root = [None, [], []]
+    stack = [(-1, root)]  # (column of the node's "--", node)
+    for line in lines:
+        body = line.rstrip()
+        if not body.strip(" |"):
+            continue  # a separator
+        m = BRANCH.search(body)
+        if m and not body[:m.start()].strip(" |"):
+            col = m.start()
+            while len(stack) > 1 and stack[-1][0] >= col:
+                stack.pop()
+            node = [float(m.group(1)), [body[m.end():]], []]
+            stack[-1][1][2].append(node)
+            stack.append((col, node))
+            continue
+        stripped = body.lstrip(" |")
+        if stripped.startswith("---"):
+            root[1].append(stripped[3:])
+            continue
+        col = len(body) - len(stripped)
+        while len(stack) > 1 and stack[-1][0] >= col:
+            stack.pop()
+        stack[-1][1][1].append(stripped)
+    return root
+
+
+def graph_diff(a, b, where, problems):
+    """Compares two graph trees; siblings match by their names, in any order; the worst difference."""
+    worst = 0.0
+    if a[0] is not None and b[0] is not None:
+        worst = abs(a[0] - b[0])
+        if worst > TOLERANCE + 1e-9:
+            problems.append("%s: perf %.2f%%, perfev %.2f%%" % (where, a[0], b[0]))
+    if a[1] != b[1]:
+        problems.append("%s: perf %s, perfev %s" % (where, " > ".join(a[1]) or "(nothing)",
+                                                   " > ".join(b[1]) or "(nothing)"))
+        return worst
+    left = list(b[2])
+    for kid in a[2]:
+        same = [k for k in left if k[1] == kid[1]] or [k for k in left if k[1][0] == kid[1][0]]
+        name = "%s > %s" % (where, kid[1][0])
+        if not same:
+            problems.append("%s: perfev has no branch %.2f%% %s" % (where, kid[0] or 0, kid[1][0]))
+            continue
+        best = min(same, key=lambda k: abs((k[0] or 0) - (kid[0] or 0)))
+        left.remove(best)
+        worst = max(worst, graph_diff(kid, best, name, problems))
+    for kid in left:
+        problems.append("%s: perfev has an extra branch %.2f%% %s" % (where, kid[0] or 0, kid[1][0]))
+    return worst
+
+
+def compare_graph(pg, vg, where, problems):
+    """Two call graphs as trees: the same branches, percentages within TOLERANCE; the largest difference."""
+    return graph_diff(graph_tree(pg), graph_tree(vg), where + " graph", problems)
+
+
+def compare_report(ptext, vtext):
+    ps, vs = sections(ptext), sections(vtext)
+    problems = []
+    total = matched = 0
+    worst = 0.0
+    if len(ps) != len(vs):
+        problems.append("perf shows %d events, perfev %d" % (len(ps), len(vs)))
+    for (ph, pb), (vh, vb) in zip(ps, vs):
+        for a, b in zip(ph, vh):
+            if a.rstrip() != b.rstrip():
+                problems.append("header: perf %r, perfev %r" % (a.rstrip(), b.rstrip()))
+        if len(ph) != len(vh):
+            problems.append("header: perf has %d lines, perfev %d" % (len(ph), len(vh)))
+        prow, vrow = rows(pb), rows(vb)
+        left = {}
+        for r in vrow:
+            left.setdefault(r[1], []).append(r)
+        for vals, keys, graph in prow:
+            total += 1
+            cands = left.get(keys)
+            if not cands:
+                problems.append("missing row %s %s" % (" ".join(vals), "  ".join(keys)))
+                continue
+            other = cands.pop(0)
+            matched += 1
+            where = "row %s" % "  ".join(keys)
+            for x, y in zip(vals, other[0]):
+                d = abs(num(x) - num(y))
+                worst = max(worst, d)
+                if d > TOLERANCE + 1e-9:
+                    problems.append("%s: perf %s, perfev %s" % (where, x, y))
+            if len(vals) != len(other[0]):
+                problems.append("%s: perf has %d values, perfev %d" % (where, len(vals), len(other[0])))
+            worst = max(worst, compare_graph(graph, other[2], where, problems))
+        for cands in left.values():
+            for vals, keys, _ in cands:
+                problems.append("extra row %s %s" % (" ".join(vals), "  ".join(keys)))
+    return total, matched, worst, problems
+
+
+def compare_script(ptext, vtext):
+    pl, vl = ptext.splitlines(), vtext.splitlines()
+    problems = []
+    same = sum(1 for a, b in zip(pl, vl) if a == b)
+    for i, (a, b) in enumerate(zip(pl, vl)):
+        if a != b:
+            problems.append("line %d: perf %r, perfev %r" % (i + 1, a, b))
+    if len(pl) != len(vl):
+        problems.append("perf prints %d lines, perfev %d" % (len(pl), len(vl)))
+    return len(pl), same, 0.0, problems
+
+
+def main():
+    if len(sys.argv) != 4 or sys.argv[1] not in ("report", "script"):
+        sys.exit(__doc__)
+    with open(sys.argv[2], errors="replace") as f:
+        ptext = deliberate(f.read())
+    with open(sys.argv[3], errors="replace") as f:
+        vtext = deliberate(f.read())
+    fn = compare_report if sys.argv[1] == "report" else compare_script
+    total, matched, worst, problems = fn(ptext, vtext)
+    print("rows %d/%d maxdiff %.2f" % (matched, total, worst))
+    for p in problems[:40]:
+        print("  " + p)
+    if len(problems) > 40:
+        print("  ... and %d more" % (len(problems) - 40))
+    sys.exit(1 if problems or not total else 0)
+
+
+if __name__ == "__main__":
+    main()
