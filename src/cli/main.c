@@ -128,6 +128,20 @@ static const char *write_hint(int err)
 	}
 }
 
+/* The errno of a write to a stream that failed where no one could say it yet. */
+static FILE *failed_stream;
+static int failed_errno;
+
+void cli_json_done(struct perfev_json *j, FILE *f)
+{
+	int err = perfev_json__delete(j);
+
+	if (err == -EINVAL || !err || failed_stream)
+		return;
+	failed_stream = f;
+	failed_errno = -err;
+}
+
 bool cli_stream_ok(FILE *f, const char *name)
 {
 	int err = 0;
@@ -136,7 +150,7 @@ bool cli_stream_ok(FILE *f, const char *name)
 	if (fflush(f) != 0)
 		err = errno ? errno : EIO;
 	else if (ferror(f))
-		err = EIO; /* an earlier write failed; its errno is gone */
+		err = f == failed_stream ? failed_errno : EIO; /* EIO: its errno is gone */
 	if (!err)
 		return true;
 	/* A message about stderr would go where writing just failed: the exit status tells. */

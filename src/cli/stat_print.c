@@ -450,7 +450,7 @@ void stat_printer__interval(struct stat_printer *pr, uint64_t t_ns)
 				json_row(pr, j, &pr->rows[i], span, 0);
 		perfev_json__arr_end(j);
 		perfev_json__obj_end(j);
-		perfev_json__delete(j);
+		cli_json_done(j, pr->out);
 	} else if (pr->fmt == STAT_FMT_CSV) {
 		for (int i = 0; i < pr->nr; i++)
 			if (!pr->rows[i].hidden)
@@ -544,7 +544,7 @@ static void finish_json(struct stat_printer *pr, double elapsed)
 	perfev_json__double(j, "user_s", pr->user_s / n);
 	perfev_json__double(j, "sys_s", pr->sys_s / n);
 	perfev_json__obj_end(j);
-	perfev_json__delete(j);
+	cli_json_done(j, pr->out);
 }
 
 static void finish_csv(struct stat_printer *pr, double elapsed)
