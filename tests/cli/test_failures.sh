@@ -153,13 +153,14 @@ else
 		check "the lost chunks are noted, as perf warns of them" grep -q "lost .* chunks" e
 	fi
 	if have_perf && perf record -q -m 1 -e page-faults -c 1 -g -o plost.data -- \
-		python3 -c 'x = [bytearray(4096 * 1000) for i in range(150)]' >/dev/null 2>&1; then
+		python3 -c 'x = [bytearray(4096 * 1000) for i in range(150)]' >/dev/null 2>perr; then
 		perf report --stdio -i plost.data >p 2>/dev/null
 		"$PERFEV" report -i plost.data >o 2>/dev/null
 		theirs=$(lost_line p) ours=$(lost_line o)
 		check "perf's lossy file: perfev shows perf's lost samples ($ours, $theirs), counted once" \
 			sh -c "[ -n '$theirs' ] && [ '$ours' = '$theirs' ]"
 	else
-		skip "perf's lossy file: perfev shows perf's lost samples" "perf record failed here"
+		skip "perf's lossy file: perfev shows perf's lost samples" \
+			"perf record failed here: $(grep -v '^$' perr 2>/dev/null | head -n 1)"
 	fi
 fi
