@@ -13,6 +13,8 @@
 #include <cmocka.h>
 
 #include <errno.h>
+#include <inttypes.h>
+#include <sys/resource.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -191,12 +193,58 @@ static void test_hidden_kernel_addresses(void **state)
 	HAS(buf, "should show them");
 }
 
+/* Too many open files: 'ulimit -n' is offered only while the soft limit is below the hard one. */
+static void test_too_many_files(void **state)
+{
+	struct perf_event_attr a = { .type = PERF_TYPE_SOFTWARE };
+	struct open_target t = { 0 };
+	struct rlimit saved, rl;
+	char buf[512];
+
+	(void)state;
+	assert_int_equal(getrlimit(RLIMIT_NOFILE, &saved), 0);
+	rl = saved;
+	rl.rlim_cur = rl.rlim_max;
+	assert_int_equal(setrlimit(RLIMIT_NOFILE, &rl), 0);
+	explain_open_error(-EMFILE, &a, "ev", &t, buf, sizeof(buf));
+	HAS(buf, "hard limit");
+	LACKS(buf, "ulimit");
+	rl.rlim_cur = 64;
+	assert_int_equal(setrlimit(RLIMIT_NOFILE, &rl), 0);
+	explain_open_error(-EMFILE, &a, "ev", &t, buf, sizeof(buf));
+	HAS(buf, "ulimit -n");
+	HAS(buf, "(64)");
+	assert_int_equal(setrlimit(RLIMIT_NOFILE, &saved), 0);
+}
+
+/* The frequency is blamed only when it is above the kernel's limit. */
+static void test_invalid_frequency(void **state)
+{
+	struct perf_event_attr a = { .type = PERF_TYPE_SOFTWARE, .freq = 1, .sample_freq = 100 };
+	struct open_target t = { 0 };
+	uint64_t max = 0;
+	char buf[512];
+	FILE *f = fopen("/proc/sys/kernel/perf_event_max_sample_rate", "r");
+
+	(void)state;
+	assert_non_null(f);
+	assert_int_equal(fscanf(f, "%" SCNu64, &max), 1);
+	fclose(f);
+	explain_open_error(-EINVAL, &a, "ev", &t, buf, sizeof(buf));
+	LACKS(buf, "max_sample_rate");
+	a.sample_freq = max + 1;
+	explain_open_error(-EINVAL, &a, "ev", &t, buf, sizeof(buf));
+	HAS(buf, "exceeds kernel.perf_event_max_sample_rate");
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_denied_at_paranoid_2),
 		cmocka_unit_test(test_denied_elsewhere),
 		cmocka_unit_test(test_hidden_kernel_addresses),
+		cmocka_unit_test(test_too_many_files),
+		cmocka_unit_test(test_invalid_frequency),
 	};
 
 	return cmocka_run_group_tests(tests, setup, teardown);

@@ -2,6 +2,7 @@
 /* What a perf_event_open(2) failure means for the user, and what to do about it. */
 #include <limits.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -117,6 +118,30 @@ static void explain_denied(const struct perf_event_attr *attr, const char *name,
 	}
 }
 
+/* Too many open files: 'ulimit -n' helps only below the hard limit. */
+static void explain_emfile(const char *name, const char *es, char *buf, size_t size)
+{
+	struct rlimit rl;
+	char how[160] = "count fewer events, CPUs or threads";
+
+	if (getrlimit(RLIMIT_NOFILE, &rl) == 0) {
+		if (rl.rlim_cur < rl.rlim_max && rl.rlim_max != RLIM_INFINITY)
+			snprintf(how, sizeof(how), "raise the limit (%llu) with 'ulimit -n %llu', or %s",
+				 (unsigned long long)rl.rlim_cur, (unsigned long long)rl.rlim_max,
+				 "count fewer events, CPUs or threads");
+		else if (rl.rlim_cur < rl.rlim_max)
+			snprintf(how, sizeof(how), "raise the limit (%llu) with 'ulimit -n', or %s",
+				 (unsigned long long)rl.rlim_cur, "count fewer events, CPUs or threads");
+		else
+			snprintf(how, sizeof(how), "count fewer events, CPUs or threads, or raise the "
+				 "hard limit (%llu; limits.conf, as root)", (unsigned long long)rl.rlim_max);
+	}
+	snprintf(buf, size,
+		 "cannot open event '%s': too many open files (%s); each event takes one file per "
+		 "CPU and thread: %s",
+		 name, es, how);
+}
+
 int perfev_explain_open_error(int err, const struct perf_event_attr *attr, const char *name,
 			      char *buf, size_t size)
 {
@@ -131,6 +156,7 @@ int perfev_explain_open_error(int err, const struct perf_event_attr *attr, const
 void explain_open_error(int err, const struct perf_event_attr *attr, const char *name,
 			const struct open_target *t, char *buf, size_t size)
 {
+	uint64_t max_rate;
 	char es[128];
 
 	if (!name)
@@ -176,11 +202,14 @@ void explain_open_error(int err, const struct perf_event_attr *attr, const char 
 				 "cannot open event '%s': invalid argument (%s); check the breakpoint "
 				 "address, length (1, 2, 4 or 8, aligned) and access type",
 				 name, es);
-		else if (attr && (attr->sample_freq && attr->freq))
+		else if (attr && attr->sample_freq && attr->freq &&
+			 read_u64_file("/proc/sys/kernel/perf_event_max_sample_rate", &max_rate) == 0 &&
+			 attr->sample_freq > max_rate)
 			snprintf(buf, size,
 				 "cannot open event '%s': invalid argument (%s); the sampling frequency %llu "
-				 "may exceed kernel.perf_event_max_sample_rate",
-				 name, es, (unsigned long long)attr->sample_freq);
+				 "exceeds kernel.perf_event_max_sample_rate (%llu): sample less often",
+				 name, es, (unsigned long long)attr->sample_freq,
+				 (unsigned long long)max_rate);
 		else
 			snprintf(buf, size,
 				 "cannot open event '%s': invalid argument (%s); the kernel rejected its "
@@ -189,11 +218,7 @@ void explain_open_error(int err, const struct perf_event_attr *attr, const char 
 				 attr ? attr->type : 0U);
 		break;
 	case EMFILE:
-		snprintf(buf, size,
-			 "cannot open event '%s': too many open files (%s); each event takes one "
-			 "file per CPU and thread: raise the limit with 'ulimit -n' or count fewer "
-			 "events, CPUs or threads",
-			 name, es);
+		explain_emfile(name, es, buf, size);
 		break;
 	case ESRCH:
 		snprintf(buf, size,
