@@ -31,7 +31,7 @@ static uint64_t user_regs_mask(void)
 #endif
 }
 
-static long max_sample_rate(void)
+long record_max_sample_rate(void)
 {
 	FILE *f = fopen("/proc/sys/kernel/perf_event_max_sample_rate", "re");
 	long v = 0;
@@ -48,17 +48,13 @@ int record_config_evlist(struct perfev_evlist *el, const struct record_opts *o)
 {
 	struct perfev_evsel *ev;
 	long freq = o->freq;
-	long max = max_sample_rate();
+	long max = record_max_sample_rate();
 	bool first = true;
 	bool per_cpu = cli_target__system_wide(&o->target);
 
-	if (!o->period && max > 0 && freq > max) {
-		if (o->freq_given)
-			cli_note("-F %ld is above the kernel's limit of %ld samples/s "
-				 "(/proc/sys/kernel/perf_event_max_sample_rate); using %ld",
-				 freq, max, max);
+	/* The default may exceed a lowered limit; a given -F was checked (and said) once before. */
+	if (!o->period && max > 0 && freq > max)
 		freq = max;
-	}
 	if (o->callgraph == CG_DWARF && !user_regs_mask()) {
 		cli_error("--call-graph dwarf is not supported on this architecture; use -g (frame pointers)");
 		return -1;

@@ -68,7 +68,9 @@ static void *worker(void *arg)
 		for (size_t i = 0; i < b->nr && !err; i++) {
 			const struct bg_stack *s = &b->stacks[i];
 
-			err = profile_insert(bg->p, s->th, b->path + s->first, s->n, s->weight, s->time);
+			/* Batches of empty stacks only have no path at all. */
+			err = profile_insert(bg->p, s->th, s->n ? b->path + s->first : NULL, s->n,
+					     s->weight, s->time);
 		}
 		b->nr = 0;
 		b->nr_path = 0;
