@@ -26,21 +26,29 @@ SAN_LDFLAGS := -fsanitize=address,undefined
 # The sanitizer runtime comes with the executable, so a sanitized .so has undefined symbols.
 NO_UNDEF :=
 endif
-LIBS     := -lpfm -ldw -lelf -lcapstone -ldebuginfod -lzstd -liberty -lm -pthread
+LIBS     := -lpfm -ldw -lelf -lcapstone -ldebuginfod -lzstd -liberty -lprotobuf-c -lz -lm -pthread
 LDFLAGS  ?=
 ALL_LDFLAGS := $(SAN_LDFLAGS) $(LDFLAGS)
 
 LIB_SRCS := $(sort $(wildcard src/lib/*/*.c))
+# Made at build time into $(BUILD)/gen (included as "profile/NAME.h"): pprof's messages by protoc-c
+# from src/lib/profile/pprof.proto, and the flame graphs' and HTML report's page parts
+# (src/lib/profile/html/) as C arrays.
+GEN      := $(BUILD)/gen
+GEN_SRCS := $(GEN)/profile/pprof.pb-c.c $(GEN)/profile/html_assets.c
+GEN_OBJS := $(GEN_SRCS:%.c=%.o)
+HTML_ASSETS := $(sort $(wildcard src/lib/profile/html/*))
 CLI_SRCS := $(sort $(wildcard src/cli/*.c))
 TEST_SRCS := $(sort $(wildcard tests/*/test_*.c))
 HELPER_SRCS := $(sort $(wildcard tests/helpers/*.c))
+HELPER_CXX_SRCS := $(sort $(wildcard tests/helpers/*.cc))
 BENCH_SRCS := $(sort $(wildcard bench/*.c))
 EXAMPLE_SRCS := $(sort $(wildcard examples/*.c))
 
-LIB_OBJS := $(LIB_SRCS:%.c=$(BUILD)/%.o)
+LIB_OBJS := $(LIB_SRCS:%.c=$(BUILD)/%.o) $(GEN_OBJS)
 CLI_OBJS := $(CLI_SRCS:%.c=$(BUILD)/%.o)
 TESTS    := $(TEST_SRCS:%.c=$(BUILD)/%)
-HELPERS  := $(HELPER_SRCS:%.c=$(BUILD)/%)
+HELPERS  := $(HELPER_SRCS:%.c=$(BUILD)/%) $(HELPER_CXX_SRCS:%.cc=$(BUILD)/%)
 BENCHES  := $(BENCH_SRCS:%.c=$(BUILD)/%)
 EXAMPLES := $(EXAMPLE_SRCS:%.c=$(BUILD)/%)
 UW_DIR   := $(BUILD)/tests/unwind
@@ -67,10 +75,21 @@ examples: $(EXAMPLES)
 
 # The library's internal headers are for the library and its tests; the tool
 # sees include/ only (scripts/check-layers.sh checks it).
-$(BUILD)/src/lib/%.o $(BUILD)/tests/%.o $(BUILD)/bench/%.o: INTERNAL := -Isrc/lib
+$(BUILD)/src/lib/%.o $(BUILD)/tests/%.o $(BUILD)/bench/%.o: INTERNAL := -Isrc/lib -I$(GEN)
 $(BUILD)/%.o: %.c
 	@mkdir -p $(dir $@)
 	$(CC) $(ALL_CFLAGS) $(INTERNAL) -MMD -MP -c -o $@ $<
+
+$(GEN)/profile/pprof.pb-c.c $(GEN)/profile/pprof.pb-c.h: src/lib/profile/pprof.proto
+	@mkdir -p $(GEN)/profile
+	protoc-c --proto_path=src/lib/profile --c_out=$(GEN)/profile pprof.proto
+$(GEN)/profile/html_assets.c: $(HTML_ASSETS) scripts/embed.sh
+	@mkdir -p $(GEN)/profile
+	sh scripts/embed.sh $(HTML_ASSETS) >$@.tmp && mv $@.tmp $@
+$(GEN)/%.o: $(GEN)/%.c
+	$(CC) $(ALL_CFLAGS) -Isrc/lib -I$(GEN) -MMD -MP -c -o $@ $<
+# The generated header must exist before the writer that includes it is compiled.
+$(BUILD)/src/lib/profile/write_pprof.o $(BUILD)/fuzz/lib/profile/write_pprof.o: $(GEN)/profile/pprof.pb-c.h
 
 $(STATIC): $(LIB_OBJS)
 	@rm -f $@
@@ -115,6 +134,10 @@ $(BUILD)/tests/helpers/%: tests/helpers/%.c
 	@mkdir -p $(dir $@)
 	$(CC) -std=c11 -D_GNU_SOURCE $(HELPER_OPT) -g -fno-omit-frame-pointer $(LEAF_FP) -Wall -Wextra \
 	      -Werror -o $@ $< -lpthread
+# C++ workloads: optimised, so that what they inline is inlined.
+$(BUILD)/tests/helpers/%: tests/helpers/%.cc
+	@mkdir -p $(dir $@)
+	$(CXX) -std=c++17 -O2 -g -fno-omit-frame-pointer $(LEAF_FP) -Wall -Wextra -Werror -o $@ $<
 
 # Symbol test binaries: what tests/symbols/test_symbols.c resolves and checks against
 # nm, addr2line and c++filt.  Plain programs built without sanitizers or the
@@ -256,12 +279,15 @@ demo: setup all helpers
 FUZZ_SRCS := $(sort $(wildcard fuzz/fuzz_*.c))
 FUZZERS   := $(FUZZ_SRCS:fuzz/%.c=$(BUILD)/fuzz/%)
 FUZZ_SAN  := -fsanitize=address,undefined -fno-sanitize-recover=all
-FUZZ_CFLAGS := -std=c11 -D_GNU_SOURCE -g -O1 -Iinclude -Isrc/lib $(FUZZ_SAN)
+FUZZ_CFLAGS := -std=c11 -D_GNU_SOURCE -g -O1 -Iinclude -Isrc/lib -I$(GEN) $(FUZZ_SAN)
 # The library once, instrumented for coverage; each harness links it.
 FUZZ_LIB  := $(BUILD)/fuzz/libperfev-fuzz.a
-FUZZ_OBJS := $(LIB_SRCS:src/lib/%.c=$(BUILD)/fuzz/lib/%.o)
+FUZZ_OBJS := $(LIB_SRCS:src/lib/%.c=$(BUILD)/fuzz/lib/%.o) $(GEN_SRCS:$(GEN)/%.c=$(BUILD)/fuzz/gen/%.o)
 fuzz: $(FUZZERS)
 $(BUILD)/fuzz/lib/%.o: src/lib/%.c
+	@mkdir -p $(dir $@)
+	clang $(FUZZ_CFLAGS) -fsanitize=fuzzer-no-link -MMD -MP -c -o $@ $<
+$(BUILD)/fuzz/gen/%.o: $(GEN)/%.c
 	@mkdir -p $(dir $@)
 	clang $(FUZZ_CFLAGS) -fsanitize=fuzzer-no-link -MMD -MP -c -o $@ $<
 $(FUZZ_LIB): $(FUZZ_OBJS)

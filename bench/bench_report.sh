@@ -11,6 +11,8 @@ RUNS=${RUNS:-3}
 PERFEV=$BUILD/perfev
 RUSAGE=$BUILD/bench/rusage
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
+# perfev's sources include headers the build generates (pprof's messages).
+GENDIR=$(cd "$BUILD" && pwd)/gen
 OUT=$(mktemp -d)
 trap 'rm -rf "$OUT"' EXIT
 command -v perf >/dev/null || { echo "bench_report: perf missing; run scripts/setup.sh"; exit 1; }
@@ -20,7 +22,7 @@ command -v clang >/dev/null || { echo "bench_report: clang missing; run scripts/
 # per sample: about 200,000 samples.
 perf record -q -g -e cpu-clock -c 50000 -o "$OUT/cc.data" -- sh -c "
 	cd '$ROOT' && end=\$((\$(date +%s) + ${SECS:-6})) && while [ \$(date +%s) -lt \$end ]; do
-		ls src/lib/*/*.c | xargs -P 2 -n 1 clang -O2 -g -Iinclude -Isrc/lib -D_GNU_SOURCE -c -o /dev/null
+		ls src/lib/*/*.c | xargs -P 2 -n 1 clang -O2 -g -Iinclude -Isrc/lib -I'$GENDIR' -D_GNU_SOURCE -c -o /dev/null
 	done" >/dev/null 2>&1
 samples=$(perf report -D -i "$OUT/cc.data" 2>/dev/null | awk '/^ *SAMPLE events:/ { print $3; exit }')
 if [ "${samples:-0}" -lt 100000 ]; then

@@ -1,6 +1,7 @@
 #!/bin/sh
 # 'make demo': measure the bundled workload (tests/helpers/demo.c) with perfev stat, then profile
-# it with perfev record -g and show where its time goes with perfev report.
+# it with perfev record -g and show where its time goes with perfev report; last, write the HTML
+# report of the same samples and print its path.
 set -eu
 BUILD=${1:-build}
 PERFEV=$BUILD/perfev
@@ -27,3 +28,11 @@ echo "== the hottest functions, each with the calls that led there (perfev repor
 echo
 echo "== where the time goes including callees (perfev report --children, the top 12)"
 "$PERFEV" report -i "$OUT/demo.data" --stdio --children -g none | grep -v '^#' | grep -v '^$' | head -n 12
+echo
+echo "== the same samples to look at: the HTML report (flame graph, callers, functions, timeline)"
+mkdir -p "$BUILD/demo"
+"$PERFEV" flamegraph -q -i "$OUT/demo.data" --title "perfev demo: the bundled workload" -o "$BUILD/demo/demo.html"
+"$PERFEV" export -q -f pprof -i "$OUT/demo.data" -o "$BUILD/demo/demo.pb.gz"
+echo "   pprof (go tool pprof -top $BUILD/demo/demo.pb.gz): $BUILD/demo/demo.pb.gz"
+echo "   open it in a browser; it needs no network:"
+echo "$(cd "$BUILD/demo" && pwd)/demo.html"

@@ -41,6 +41,16 @@ if [ "$st" = 0 ] && ! grep -q 'hot_a' "$tmp/tsan.txt"; then
 	st=1
 fi
 check "perfev report" $st "$TSAN/report.log"
+
+# pprof is gzipped on a thread of its own while its messages are packed: the same bytes either way.
+"$BUILD/perfev" export -q -f pprof -i "$tmp/hot.data" -o "$tmp/plain.pb.gz" 2>/dev/null
+"$TSAN/perfev" export -q -f pprof -i "$tmp/hot.data" -o "$tmp/tsan.pb.gz" 2>"$TSAN/export.log"
+st=$?
+if [ "$st" = 0 ] && ! cmp -s "$tmp/plain.pb.gz" "$tmp/tsan.pb.gz"; then
+	echo "the pprof file differs from the plain build's" >>"$TSAN/export.log"
+	st=1
+fi
+check "perfev export -f pprof" $st "$TSAN/export.log"
 echo "$pass passed, $fail failed, 0 skipped"
 echo "$pass $fail 0" >"$RESULTS"
 [ "$fail" = 0 ]

@@ -94,6 +94,18 @@ struct perfev_open_opts {
 	 * mapped.
 	 */
 	const struct perfev_cpu_map *cpu_map;
+	/*
+	 * As perf does for a user whom kernel.perf_event_paranoid (2 and above)
+	 * lets measure only user space: an event of a task that the kernel
+	 * refuses (EACCES, EPERM) because it would count the kernel too is
+	 * opened for user space only (exclude_kernel and exclude_hv set, ":u"
+	 * added to its name) instead of failing.  Events that count only the
+	 * kernel (exclude_user), tracepoints (which fire in the kernel and would
+	 * count nothing) and CPU-wide events fail as before, explained.
+	 * perfev_evsel__user_only_fallback() tells which events fell back.
+	 */
+	bool fallback_user_only;
+	char reserved_[7]; /* zero: keeps the struct free of padding a caller may leave unset */
 	size_t :0;
 };
 
@@ -134,6 +146,8 @@ PERFEV_API uint64_t perfev_evsel__id(const struct perfev_evsel *evsel, int cpu_i
  */
 PERFEV_API int perfev_evsel__open_status(const struct perfev_evsel *evsel);
 PERFEV_API const char *perfev_evsel__open_error(const struct perfev_evsel *evsel);
+/* True when the event was opened for user space only by perfev_open_opts.fallback_user_only. */
+PERFEV_API bool perfev_evsel__user_only_fallback(const struct perfev_evsel *evsel);
 
 /* One counter reading, as read(2) gives it with TOTAL_TIME_ENABLED|RUNNING. */
 struct perfev_counts {

@@ -48,8 +48,14 @@ enum perfev_json_flags {
 	PERFEV_JSON_HTML_SAFE = 1u << 1, /* strings fit inside an HTML <script> element */
 };
 
-/* A writer to f (not owned) with perfev_json_flags; NULL with errno ENOMEM. */
+/*
+ * A writer to f (not owned) with perfev_json_flags; NULL with errno ENOMEM.
+ * It buffers what it writes: write to f yourself only after
+ * perfev_json__flush() or perfev_json__delete().
+ */
 PERFEV_API struct perfev_json *perfev_json__new(FILE *f, unsigned flags);
+/* Hands what the writer holds to f (stdio may still buffer it). */
+PERFEV_API void perfev_json__flush(struct perfev_json *j);
 /*
  * Frees the writer, after flushing f: 0 when every value went out in a
  * well-formed document, -EINVAL when objects and arrays were not closed as

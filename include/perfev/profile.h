@@ -51,6 +51,12 @@ struct perfev_profile_opts {
 	 * supported either way.
 	 */
 	bool background;
+	/*
+	 * Keep each sample's time, weight and the node its stack ended in
+	 * (20 bytes a sample), for timelines and time ranges chosen after
+	 * the fact.
+	 */
+	bool times;
 	size_t :0;
 };
 
@@ -90,6 +96,10 @@ PERFEV_API void perfev_profile__delete(struct perfev_profile *p);
  */
 PERFEV_API int perfev_profile__add(struct perfev_profile *p, const struct perfev_thread *t,
 				   const struct perfev_frame *frames, size_t nr, uint64_t weight);
+/* The same, with the sample's time (kept with opts.times; 0: none). */
+PERFEV_API int perfev_profile__add_at(struct perfev_profile *p, const struct perfev_thread *t,
+				      const struct perfev_frame *frames, size_t nr, uint64_t weight,
+				      uint64_t time);
 /*
  * Waits until every stack added is in the tree (with opts.background; at
  * once otherwise); 0, or -ENOMEM when one could not be inserted.
@@ -106,6 +116,22 @@ perfev_profile__frame(const struct perfev_profile *p, size_t i);
 PERFEV_API size_t perfev_profile__nr_threads(const struct perfev_profile *p);
 PERFEV_API const struct perfev_profile_thread *
 perfev_profile__thread(const struct perfev_profile *p, size_t i);
+
+/*
+ * With opts.times: the samples added, in that order, each with its time,
+ * the node its stack ended in and its weight (part of that node's self);
+ * -ENOENT past the last.
+ */
+PERFEV_API size_t perfev_profile__nr_timed(const struct perfev_profile *p);
+PERFEV_API int perfev_profile__timed(const struct perfev_profile *p, size_t i, uint64_t *time,
+				     uint32_t *node, uint64_t *weight);
+
+/*
+ * The map frame i was first seen in (the session's: valid while it is), or
+ * NULL: where its file was loaded, for outputs that name load addresses.
+ */
+PERFEV_API const struct perfev_map *perfev_profile__frame_map(const struct perfev_profile *p,
+							      size_t i);
 
 /*
  * A frame's name: the symbol's (or the inlined function's), else the

@@ -42,6 +42,8 @@ extern "C" {
 #define PERFEV_SAMPLE_KNOWN ((1ull << 25) - 1)
 /* read_format bits perfev decodes: TOTAL_TIME_ENABLED/RUNNING, ID, GROUP, LOST. */
 #define PERFEV_FORMAT_KNOWN 0x1full
+/* misc of a PERF_RECORD_LOST_SAMPLES whose samples a BPF filter dropped (Linux 6.4): no loss. */
+#define PERFEV_RECORD_MISC_LOST_SAMPLES_BPF (1u << 15)
 /* branch_sample_type bit (Linux 6.8) adding a u64 counters[nr] after the entries. */
 #define PERFEV_SAMPLE_BRANCH_COUNTERS (1ull << 19)
 
@@ -168,6 +170,15 @@ struct perfev_sample_id {
 	uint32_t cpu, cpu_res;
 	uint64_t identifier;
 };
+
+/*
+ * Writes the sample_id trailer fmt gives non-sample records (nothing
+ * without sample_id_all), as the kernel lays it out, from id.  Returns the
+ * bytes written; with buf NULL and size 0, the bytes needed; -ENOSPC when
+ * buf is too small.
+ */
+PERFEV_API int perfev_sample_id__encode(const struct perfev_sample_fmt *fmt,
+					const struct perfev_sample_id *id, void *buf, size_t size);
 
 /* One record; type says which member of the union is filled. */
 struct perfev_record {

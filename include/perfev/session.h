@@ -131,9 +131,16 @@ PERFEV_API int perfev_session__process(struct perfev_session *s, perfev_session_
 
 struct perfev_session_stats {
 	uint64_t nr_samples;	   /* PERF_RECORD_SAMPLE records */
-	uint64_t nr_lost;	   /* samples lost, from PERF_RECORD_LOST */
-	uint64_t nr_lost_samples;  /* from PERF_RECORD_LOST_SAMPLES */
-	uint64_t nr_lost_events;   /* PERF_RECORD_LOST records */
+	/*
+	 * Lost samples as perf counts them: the kernel's PERF_RECORD_LOST
+	 * records (nr_lost events in nr_lost_events chunks) apart from the
+	 * PERF_RECORD_LOST_SAMPLES ones (nr_lost_samples, not those a BPF
+	 * filter dropped), which a recorder's summary may repeat the first in:
+	 * never add the two.
+	 */
+	uint64_t nr_lost;
+	uint64_t nr_lost_samples;
+	uint64_t nr_lost_events;
 	uint64_t nr_throttle;	   /* PERF_RECORD_THROTTLE records */
 	uint64_t nr_unordered;	   /* records delivered later than newer ones (ordering gave up) */
 	uint64_t nr_unwind_failed; /* dwarf samples whose unwinding gave nothing past the IP */
@@ -142,7 +149,10 @@ struct perfev_session_stats {
 	uint64_t nr_filtered;	   /* samples (or group members) the filter left out */
 };
 PERFEV_API const struct perfev_session_stats *perfev_session__stats(const struct perfev_session *s);
-/* Samples and their total period per event, and samples lost for it (by the LOST record's id). */
+/*
+ * Samples and their total period per event, and samples lost for it: the
+ * PERF_RECORD_LOST_SAMPLES records of it, perf report's "Lost Samples".
+ */
 PERFEV_API int perfev_session__evsel_stats(const struct perfev_session *s, size_t evsel,
 					   uint64_t *nr_samples, uint64_t *period, uint64_t *lost);
 

@@ -112,6 +112,8 @@ PERFEV_API const char *perfev_dso__symbol_file(struct perfev_dso *d);
 /* Why the DSO has no symbols (loading it if not yet done), or NULL when it has some. */
 PERFEV_API const char *perfev_dso__error(struct perfev_dso *d);
 PERFEV_API bool perfev_dso__is_kernel(const struct perfev_dso *d);
+/* The build id the DSO was asked with, into id (up to size bytes); its length, 0 when none. */
+PERFEV_API size_t perfev_dso__build_id(const struct perfev_dso *d, uint8_t *id, size_t size);
 
 /*
  * The address to look up for a runtime address ip in a mapping of this

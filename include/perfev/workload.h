@@ -23,6 +23,23 @@ struct perfev_workload;
 
 /* Forks a child that waits for perfev_workload__start() before exec'ing argv (PATH searched). */
 PERFEV_API struct perfev_workload *perfev_workload__new(char *const argv[]);
+
+struct perfev_workload_opts {
+	size_t sz; /* sizeof(struct perfev_workload_opts) */
+	/*
+	 * A signal for the command when the thread that created it ends
+	 * (PR_SET_PDEATHSIG), so that a measuring tool killed with SIGKILL
+	 * leaves no command running unmeasured; 0 for none.  Set before the
+	 * command execs, checked against a parent that died first, kept
+	 * across exec except into set-user-ID or file-capability programs.
+	 */
+	int parent_death_signal;
+	size_t :0;
+};
+
+/* perfev_workload__new() with options; NULL opts: the defaults. */
+PERFEV_API struct perfev_workload *perfev_workload__new_opts(char *const argv[],
+							      const struct perfev_workload_opts *opts);
 PERFEV_API pid_t perfev_workload__pid(const struct perfev_workload *w);
 /*
  * Lets the child exec and returns once it has (0), or the exec failure as

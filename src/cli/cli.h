@@ -40,6 +40,14 @@ extern bool cli_json_errors;
 /* Where results (and JSON errors) go; stdout unless a command says otherwise. */
 extern FILE *cli_result_stream;
 
+/*
+ * Flushes f and checks that every write to it went through; false after
+ * saying so (naming it as name: "standard output", "'out.txt'").
+ */
+bool cli_stream_ok(FILE *f, const char *name);
+struct perfev_json;
+/* Deletes a JSON writer to f, keeping the errno of a failed write for cli_stream_ok(). */
+void cli_json_done(struct perfev_json *j, FILE *f);
 /* Appends item to the comma-separated *list (for repeated -e); false with an error printed. */
 bool cli_append_list(char **list, const char *item);
 /* The library's log callback of -v: everything to stderr, debug lines marked. */
@@ -78,9 +86,11 @@ int cmd_list(int argc, char **argv);
 int cmd_record(int argc, char **argv);
 int cmd_report(int argc, char **argv);
 int cmd_script(int argc, char **argv);
+int cmd_export(int argc, char **argv);
+int cmd_flamegraph(int argc, char **argv);
 int cmd_completion(int argc, char **argv);
 int cmd_annotate(int argc, char **argv);
-extern const struct opt_cmd stat_cmd, list_cmd, record_cmd, report_cmd, script_cmd, completion_cmd,
-	annotate_cmd;
+extern const struct opt_cmd stat_cmd, list_cmd, record_cmd, report_cmd, script_cmd, export_cmd,
+	flamegraph_cmd, completion_cmd, annotate_cmd;
 
 #endif

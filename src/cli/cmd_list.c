@@ -75,7 +75,7 @@ static int print_event(const struct perfev_event_info *info, void *arg)
 		else
 			perfev_json__null(j, "pmu");
 		perfev_json__obj_end(j);
-		perfev_json__delete(j);
+		cli_json_done(j, stdout);
 		return 0;
 	}
 	if (info->kind != c->last) {

@@ -156,6 +156,15 @@ static bool parse_args(int argc, char **argv, struct record_opts *o, struct cli_
 	}
 	if (o->period)
 		o->freq = 0;
+	long max = record_max_sample_rate();
+
+	if (o->freq_given && max > 0 && o->freq > max) {
+		if (!a->quiet)
+			cli_note("-F %ld is above the kernel's limit of %ld samples/s "
+				 "(kernel.perf_event_max_sample_rate); using %ld",
+				 o->freq, max, max);
+		o->freq = max;
+	}
 	if (!cli_target__check(&a->target, &record_cmd, a->operands, 0))
 		return false;
 	/* What the recording reads, by the names it reads them. */

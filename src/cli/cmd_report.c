@@ -433,6 +433,11 @@ int cmd_report(int argc, char **argv)
 	for (size_t i = 0; i < st.nr_profiles; i++)
 		if (st.profiles[i])
 			print_table(&st, i);
+	/* As perf warns of lost chunks: the kernel's LOST records, apart from the lost samples. */
+	if (!o.quiet && ss->nr_lost_events)
+		cli_note("the recording lost %" PRIu64 " samples in %" PRIu64 " chunks (its ring "
+			 "buffers were full): record with more pages (-m) or a lower rate (-F)",
+			 ss->nr_lost, ss->nr_lost_events);
 	if (!o.quiet && ss->nr_unwind_failed)
 		cli_note("%" PRIu64 " of %" PRIu64 " DWARF stacks could not be unwound past the sampled IP",
 			 ss->nr_unwind_failed, ss->nr_samples);

@@ -100,12 +100,51 @@ static bool parse_args(int argc, char **argv, struct stat_opts *o, int *ret)
 	return true;
 }
 
+/* Where the counts go: stderr, or -o FILE once counting has begun. */
+struct stat_output {
+	const char *path; /* -o, or NULL */
+	FILE *f;
+	char name[4096]; /* for messages */
+};
+
 struct run_state {
 	struct perfev_evlist *el;
 	struct stat_printer *pr;
 	struct cli_run run;
 	uint64_t t0;
+	struct stat_output *out;
 };
+
+/*
+ * -o FILE is created only once the events are open, so that a mistyped
+ * event or a process that does not exist leaves an existing FILE as it was.
+ */
+static bool output_open(struct stat_output *out, struct stat_printer *pr)
+{
+	if (out->f)
+		return true;
+	if (!out->path) {
+		out->f = stderr;
+		snprintf(out->name, sizeof(out->name), "standard error");
+	} else {
+		out->f = fopen(out->path, "we");
+		if (!out->f) {
+			cli_error("cannot write '%s': %s; choose another file with -o", out->path,
+				  strerror(errno));
+			return false;
+		}
+		snprintf(out->name, sizeof(out->name), "'%s'", out->path);
+	}
+	stat_printer__set_output(pr, out->f);
+	cli_result_stream = out->f;
+	return true;
+}
+
+/* Whether what was printed so far reached the output; false after saying not. */
+static bool output_ok(const struct stat_output *out)
+{
+	return !out->f || cli_stream_ok(out->f, out->name);
+}
 
 /* Waits until the command ends, the process ends, or a signal; prints intervals meanwhile. */
 static int wait_loop(struct run_state *rs, long interval_ms)
@@ -135,6 +174,8 @@ static int wait_loop(struct run_state *rs, long interval_ms)
 					return -1;
 				}
 				stat_printer__interval(rs->pr, t - rs->t0);
+				if (!output_ok(rs->out))
+					return -1;
 				next += (uint64_t)interval_ms * 1000000ull;
 				continue;
 			}
@@ -175,8 +216,11 @@ static bool count_once(const struct stat_opts *o, struct run_state *rs, bool fir
 		cli_error("%s", perfev_last_error());
 		goto out;
 	}
-	if (first && stat_printer__check_supported(rs->pr, o->a.verbose) < 0)
+	if (first && (stat_printer__check_supported(rs->pr, o->a.verbose) < 0 ||
+		      !output_open(rs->out, rs->pr)))
 		goto out;
+	if (first)
+		cli_target__note_user_only(rs->el);
 	stat_printer__start_run(rs->pr);
 	rs->t0 = cli_now_ns();
 	*ret = cli_run__start(r);
@@ -198,6 +242,8 @@ static bool count_once(const struct stat_opts *o, struct run_state *rs, bool fir
 		getrusage(RUSAGE_CHILDREN, &r->ru); /* nothing of ours ran: zeros */
 	stat_printer__end_run(rs->pr, elapsed, &r->ru, !o->interval_ms || o->repeat > 1);
 	perfev_evlist__close(rs->el);
+	if (!output_ok(rs->out))
+		goto out;
 	/* A -p/-a count the user ended is a success. */
 	*ret = cli_run__exit_status(r);
 	ok = true;
@@ -210,18 +256,10 @@ static int stat_main(struct stat_opts *o)
 {
 	struct perfev_evlist *el = perfev_evlist__new();
 	struct stat_printer *pr = NULL;
+	struct stat_output out = { .path = o->a.output };
 	bool default_set = !o->a.events;
 	int ret = 1, err;
-	FILE *out = stderr;
 
-	if (o->a.output) {
-		out = fopen(o->a.output, "we");
-		if (!out) {
-			cli_error("cannot write '%s': %s", o->a.output, strerror(errno));
-			goto out;
-		}
-	}
-	cli_result_stream = out;
 	if (!el) {
 		cli_error("%s", perfev_last_error());
 		goto out;
@@ -235,14 +273,14 @@ static int stat_main(struct stat_opts *o)
 		cli_error("cannot set up signal handling: %s", strerror(errno));
 		goto out;
 	}
-	pr = stat_printer__new(el, out, o->json ? STAT_FMT_JSON : o->sep ? STAT_FMT_CSV : STAT_FMT_HUMAN,
+	pr = stat_printer__new(el, stderr, o->json ? STAT_FMT_JSON : o->sep ? STAT_FMT_CSV : STAT_FMT_HUMAN,
 			       o->sep, o->a.operands, o->a.target.pid, default_set);
 	if (!pr) {
 		cli_error("out of memory");
 		goto out;
 	}
 	for (long run = 0; run < o->repeat; run++) {
-		struct run_state rs = { .el = el, .pr = pr };
+		struct run_state rs = { .el = el, .pr = pr, .out = &out };
 		int sig = 0;
 
 		if (!count_once(o, &rs, run == 0, &ret, &sig))
@@ -251,12 +289,16 @@ static int stat_main(struct stat_opts *o)
 			break;
 	}
 	stat_printer__finish(pr);
+	if (!output_ok(&out))
+		ret = 1;
 out:
 	stat_printer__delete(pr);
 	perfev_evlist__delete(el);
-	if (out && out != stderr)
-		fclose(out);
 	cli_result_stream = NULL;
+	if (out.f && out.f != stderr && fclose(out.f) != 0 && ret == 0) {
+		cli_error("cannot write to %s: %s", out.name, strerror(errno));
+		ret = 1;
+	}
 	return ret;
 }
 

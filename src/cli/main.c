@@ -16,6 +16,8 @@ static const struct cmd commands[] = {
 	{ &report_cmd, cmd_report },
 	{ &annotate_cmd, cmd_annotate },
 	{ &script_cmd, cmd_script },
+	{ &export_cmd, cmd_export },
+	{ &flamegraph_cmd, cmd_flamegraph },
 	{ &list_cmd, cmd_list },
 	{ &completion_cmd, cmd_completion },
 };
@@ -39,10 +41,11 @@ void cli_error(const char *fmt, ...)
 	va_list ap;
 
 	va_start(ap, fmt);
-	if (cli_json_errors) {
-		char buf[2048];
+	FILE *f = cli_result_stream ? cli_result_stream : stdout;
 
-		FILE *f = cli_result_stream ? cli_result_stream : stdout;
+	/* An error about the results' stream itself goes to stderr. */
+	if (cli_json_errors && !ferror(f)) {
+		char buf[2048];
 
 		vsnprintf(buf, sizeof(buf), fmt, ap);
 		/* Written by hand: no allocation on the way out of a failure. */
@@ -111,6 +114,54 @@ bool cli_parse_long(const char *opt, const char *s, long min, long max, long *ou
 	return true;
 }
 
+/* What to do about a failed write, where the error says more than its name. */
+static const char *write_hint(int err)
+{
+	switch (err) {
+	case ENOSPC:
+	case EDQUOT:
+		return "; free some space or write elsewhere";
+	case EFBIG:
+		return "; the file size limit (ulimit -f) or the file system's largest file was "
+		       "reached: write less, or elsewhere";
+	case EPIPE:
+		return "; the program reading the output has ended";
+	default:
+		return "";
+	}
+}
+
+/* The errno of a write to a stream that failed where no one could say it yet. */
+static FILE *failed_stream;
+static int failed_errno;
+
+void cli_json_done(struct perfev_json *j, FILE *f)
+{
+	int err = perfev_json__delete(j);
+
+	if (err == -EINVAL || !err || failed_stream)
+		return;
+	failed_stream = f;
+	failed_errno = -err;
+}
+
+bool cli_stream_ok(FILE *f, const char *name)
+{
+	int err = 0;
+
+	errno = 0;
+	if (fflush(f) != 0)
+		err = errno ? errno : EIO;
+	else if (ferror(f))
+		err = f == failed_stream ? failed_errno : EIO; /* EIO: its errno is gone */
+	if (!err)
+		return true;
+	/* A message about stderr would go where writing just failed: the exit status tells. */
+	if (f != stderr)
+		cli_error("cannot write to %s: %s%s", name, strerror(err), write_hint(err));
+	return false;
+}
+
 static void usage(FILE *f)
 {
 	int width = 8;
@@ -133,6 +184,30 @@ const struct cmd *cli_find_command(const char *name)
 	return NULL;
 }
 
+/*
+ * Whatever a command wrote to stdout must have reached it: a full disk or a
+ * closed pipe is an error (exit 1), said once, even when it shows only when
+ * the last buffer is flushed or stdout is closed.
+ */
+static int close_stdout(int ret)
+{
+	bool ok;
+
+	/* A command that failed has said why; its output may have failed with it. */
+	if (ret) {
+		fclose(stdout);
+		return ret;
+	}
+	ok = cli_stream_ok(stdout, "standard output");
+	if (fclose(stdout) != 0 && ok) {
+		int err = errno;
+
+		cli_error("cannot write to standard output: %s%s", strerror(err), write_hint(err));
+		ok = false;
+	}
+	return ok ? 0 : 1;
+}
+
 int main(int argc, char **argv)
 {
 	/* "perfev help stat" is "perfev stat --help" */
@@ -147,11 +222,11 @@ int main(int argc, char **argv)
 	}
 	if (!strcmp(name, "--help") || !strcmp(name, "-h") || !strcmp(name, "help")) {
 		usage(stdout);
-		return 0;
+		return close_stdout(0);
 	}
 	if (!help && (!strcmp(name, "--version") || !strcmp(name, "version"))) {
 		printf("perfev %s\n", perfev_version());
-		return 0;
+		return close_stdout(0);
 	}
 	c = cli_find_command(name);
 	if (!c) {
@@ -160,9 +235,9 @@ int main(int argc, char **argv)
 	}
 	if (help) {
 		opt_help(c->opt, stdout);
-		return 0;
+		return close_stdout(0);
 	}
 	snprintf(prefixed, sizeof(prefixed), "perfev %s", name);
 	cli_cmd_name = prefixed;
-	return c->fn(argc - 1, argv + 1);
+	return close_stdout(c->fn(argc - 1, argv + 1));
 }

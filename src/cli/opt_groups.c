@@ -108,6 +108,25 @@ const struct opt_group opt_verbosity = {
 	set_verbosity,
 };
 
+/* A comma-separated list of ids, each a decimal number; false after saying not. */
+static bool check_id_list(const char *opt, const char *what, const char *arg)
+{
+	for (const char *p = arg;; p++) {
+		const char *q = p;
+
+		while (*q >= '0' && *q <= '9')
+			q++;
+		if (q == p || q - p > 10 || (*q && *q != ','))
+			break;
+		if (!*q)
+			return true;
+		p = q;
+	}
+	cli_error("%s expects %s ids separated by commas, such as 1234,5678, not '%s'", opt, what,
+		  arg);
+	return false;
+}
+
 static bool set_filter(struct cli_args *a, int key, const char *arg)
 {
 	switch (key) {
@@ -115,9 +134,13 @@ static bool set_filter(struct cli_args *a, int key, const char *arg)
 		a->filter.comms = arg;
 		break;
 	case OPT_KEY_PID:
+		if (!check_id_list("--pid", "process", arg))
+			return false;
 		a->filter.pids = arg;
 		break;
 	case OPT_KEY_TID:
+		if (!check_id_list("--tid", "thread", arg))
+			return false;
 		a->filter.tids = arg;
 		break;
 	case OPT_KEY_DSO:

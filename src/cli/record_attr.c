@@ -31,7 +31,7 @@ static uint64_t user_regs_mask(void)
 #endif
 }
 
-static long max_sample_rate(void)
+long record_max_sample_rate(void)
 {
 	FILE *f = fopen("/proc/sys/kernel/perf_event_max_sample_rate", "re");
 	long v = 0;
@@ -48,17 +48,13 @@ int record_config_evlist(struct perfev_evlist *el, const struct record_opts *o)
 {
 	struct perfev_evsel *ev;
 	long freq = o->freq;
-	long max = max_sample_rate();
+	long max = record_max_sample_rate();
 	bool first = true;
 	bool per_cpu = cli_target__system_wide(&o->target);
 
-	if (!o->period && max > 0 && freq > max) {
-		if (o->freq_given)
-			cli_note("-F %ld is above the kernel's limit of %ld samples/s "
-				 "(/proc/sys/kernel/perf_event_max_sample_rate); using %ld",
-				 freq, max, max);
+	/* The default may exceed a lowered limit; a given -F was checked (and said) once before. */
+	if (!o->period && max > 0 && freq > max)
 		freq = max;
-	}
 	if (o->callgraph == CG_DWARF && !user_regs_mask()) {
 		cli_error("--call-graph dwarf is not supported on this architecture; use -g (frame pointers)");
 		return -1;
@@ -70,7 +66,7 @@ int record_config_evlist(struct perfev_evlist *el, const struct record_opts *o)
 				      perfev_evsel__nr_members(leader) > 1;
 
 		a->sample_type |= PERF_SAMPLE_IDENTIFIER | PERF_SAMPLE_IP | PERF_SAMPLE_TID |
-				  PERF_SAMPLE_TIME | PERF_SAMPLE_PERIOD;
+				  PERF_SAMPLE_TIME;
 		if (per_cpu)
 			a->sample_type |= PERF_SAMPLE_CPU;
 		if (a->type == PERF_TYPE_TRACEPOINT)
@@ -103,6 +99,14 @@ int record_config_evlist(struct perfev_evlist *el, const struct record_opts *o)
 				a->freq = 1;
 			}
 		}
+		/*
+		 * The period is in each sample only when it varies (frequency
+		 * mode), as perf records it: with PERIOD asked for and a fixed
+		 * period, Linux samples a software event at every occurrence and
+		 * reports how many it stands for, so -c would not thin them out.
+		 */
+		if (a->freq)
+			a->sample_type |= PERF_SAMPLE_PERIOD;
 		if (group_sampling) {
 			a->sample_type |= PERF_SAMPLE_READ;
 			a->read_format |= PERF_FORMAT_ID | PERF_FORMAT_TOTAL_TIME_ENABLED |

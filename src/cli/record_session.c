@@ -22,7 +22,7 @@ struct session {
 	struct perfev_evlist *el;
 	struct perfev_data_writer *w;
 	struct perfev_sample_fmt fmt0; /* the first event's layout, for side-band records */
-	int fd;
+	struct record_output out;
 	const char *path;
 	struct cli_run run; /* the command, or -p's process */
 	bool failed;	   /* a write or a ring failed: stop recording */
@@ -31,6 +31,13 @@ struct session {
 	uint64_t rounds;
 	unsigned char *synth;
 	size_t synth_len, synth_cap;
+	struct lost_sum *lost; /* per event, from the kernel's LOST records */
+};
+
+/* What the kernel's PERF_RECORD_LOST records said one event lost, and the last one's trailer. */
+struct lost_sum {
+	uint64_t lost;
+	struct perfev_sample_id sid;
 };
 
 static void note_build_id(struct session *s, const void *rec, size_t size)
@@ -47,7 +54,19 @@ static void note_build_id(struct session *s, const void *rec, size_t size)
 					 r.mmap2.build_id_size, r.mmap2.filename);
 }
 
-/* The records the summary and the build-id table need, as the writer passes them. */
+static void note_lost(struct session *s, const void *rec, size_t size)
+{
+	struct perfev_record r;
+	struct perfev_evsel *ev;
+
+	if (!s->lost || perfev_record__parse(&s->fmt0, rec, size, &r) < 0 ||
+	    !(ev = perfev_evlist__evsel_by_id(s->el, r.lost.id)))
+		return;
+	s->lost[perfev_evsel__idx(ev)].lost += r.lost.lost;
+	s->lost[perfev_evsel__idx(ev)].sid = r.sample_id;
+}
+
+/* The records the summary, the build-id table and the lost samples need, as the writer passes them. */
 static int seen(const void *rec, size_t size, void *ctx)
 {
 	struct session *s = ctx;
@@ -56,8 +75,45 @@ static int seen(const void *rec, size_t size, void *ctx)
 	memcpy(&h, rec, sizeof(h));
 	if (h.type == PERF_RECORD_SAMPLE)
 		s->round_samples++;
+	else if (h.type == PERF_RECORD_LOST)
+		note_lost(s, rec, size);
 	else if (h.misc & PERF_RECORD_MISC_MMAP_BUILD_ID)
 		note_build_id(s, rec, size);
+	return 0;
+}
+
+/*
+ * As perf record does since perf 6.0: each event's lost samples in one
+ * PERF_RECORD_LOST_SAMPLES at the end, which perf report and perfev report
+ * show as the recording's "Lost Samples" (the LOST records, which say the
+ * same, only as chunks to warn about).  Time 0: it belongs to no moment.
+ */
+static int write_lost_samples(struct session *s)
+{
+	struct perfev_evsel *ev;
+
+	perfev_evlist__for_each_evsel(s->el, ev) {
+		const struct lost_sum *l = &s->lost[perfev_evsel__idx(ev)];
+		struct perfev_sample_fmt fmt;
+		struct perfev_sample_id sid = l->sid;
+		uint64_t buf[32] = { 0 };
+		struct perf_event_header h = { .type = PERF_RECORD_LOST_SAMPLES };
+		int n;
+
+		if (!l->lost || perfev_sample_fmt__from_attr(perfev_evsel__attr(ev), &fmt) < 0)
+			continue;
+		sid.time = 0;
+		n = perfev_sample_id__encode(&fmt, &sid, buf + 2, sizeof(buf) - 16);
+		if (n < 0)
+			continue;
+		h.size = (uint16_t)(16 + n);
+		memcpy(buf, &h, sizeof(h));
+		buf[1] = l->lost;
+		if (perfev_data_writer__write(s->w, buf, h.size) < 0) {
+			cli_error("%s", perfev_last_error());
+			return -1;
+		}
+	}
 	return 0;
 }
 
@@ -65,7 +121,8 @@ static int drain(struct session *s)
 {
 	struct perfev_write_ring_opts wo = {
 		.sz = sizeof(wo),
-		.types = 1ull << PERF_RECORD_SAMPLE | 1ull << PERF_RECORD_MMAP2,
+		.types = 1ull << PERF_RECORD_SAMPLE | 1ull << PERF_RECORD_MMAP2 |
+			 1ull << PERF_RECORD_LOST,
 		.fn = seen,
 		.ctx = s,
 	};
@@ -121,6 +178,17 @@ static int synth_collect(const void *rec, size_t size, void *ctx)
 	return 0;
 }
 
+/* Whether any event may sample the kernel (not when all are user space only, ":u"). */
+static bool samples_kernel(struct perfev_evlist *el)
+{
+	struct perfev_evsel *ev;
+
+	perfev_evlist__for_each_evsel(el, ev)
+		if (!perfev_evsel__attr(ev)->exclude_kernel)
+			return true;
+	return false;
+}
+
 /* The kernel's map and build id, and the processes that run already. */
 static int synthesize(struct session *s)
 {
@@ -128,7 +196,7 @@ static int synthesize(struct session *s)
 	int err, n;
 
 	err = perfev_synth__kernel(&s->fmt0, synth_collect, s);
-	if (err == -EACCES && !s->o->quiet)
+	if (err == -EACCES && !s->o->quiet && samples_kernel(s->el))
 		cli_note("kernel addresses are hidden, so kernel samples will show no symbols: %s",
 			 perfev_last_error());
 	else if (err == -ENOMEM)
@@ -206,6 +274,8 @@ static int open_events(struct session *s)
 		s->el = NULL;
 		spec = "cpu-clock";
 	}
+	if (!o->quiet)
+		cli_target__note_user_only(s->el);
 	struct perfev_mmap_opts mo = { .sz = sizeof(mo), .data_pages = (size_t)o->mmap_pages };
 
 	err = perfev_evlist__mmap(s->el, &mo);
@@ -242,8 +312,9 @@ static int start_writer(struct session *s)
 	struct perfev_evsel *ev;
 	int idx = 0;
 
-	s->w = perfev_data_writer__new(s->fd, &wo);
-	if (!s->w || !ids) {
+	s->lost = calloc((size_t)perfev_evlist__nr_evsels(s->el), sizeof(*s->lost));
+	s->w = perfev_data_writer__new(s->out.fd, &wo);
+	if (!s->w || !ids || !s->lost) {
 		cli_error("%s", s->w ? "out of memory" : perfev_last_error());
 		free(ids);
 		return -1;
@@ -307,46 +378,6 @@ static int record_loop(struct session *s)
 	}
 }
 
-static int open_output(struct session *s)
-{
-	struct stat st;
-
-	if (!strcmp(s->path, "-")) {
-		if (isatty(STDOUT_FILENO)) {
-			cli_error("refusing to write perf.data to a terminal; redirect the output "
-				  "(-o - > FILE, or into 'perf report -i -')");
-			return -1;
-		}
-		/*
-		 * The data keeps the original stdout; the command's output goes to
-		 * stderr instead, or it would land in the middle of the stream.
-		 */
-		s->fd = fcntl(STDOUT_FILENO, F_DUPFD_CLOEXEC, 3);
-		if (s->fd < 0 || dup2(STDERR_FILENO, STDOUT_FILENO) < 0) {
-			cli_error("cannot set up standard output for the data: %s", strerror(errno));
-			return -1;
-		}
-		return 0;
-	}
-	/* As perf does, an existing file is kept as FILE.old rather than overwritten. */
-	if (stat(s->path, &st) == 0 && S_ISREG(st.st_mode) && st.st_size > 0) {
-		char old[4096];
-
-		snprintf(old, sizeof(old), "%s.old", s->path);
-		if (rename(s->path, old) < 0) {
-			cli_error("cannot rename '%s' to '%s': %s", s->path, old, strerror(errno));
-			return -1;
-		}
-	}
-	s->fd = open(s->path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
-	if (s->fd < 0) {
-		cli_error("cannot create '%s': %s; choose another file with -o", s->path,
-			  strerror(errno));
-		return -1;
-	}
-	return 0;
-}
-
 static void summary(const struct session *s)
 {
 	double mb = (double)perfev_data_writer__bytes_written(s->w) / (1024.0 * 1024.0);
@@ -372,38 +403,44 @@ static void summary(const struct session *s)
 
 int record_run(struct record_opts *o)
 {
-	struct session s = { .o = o, .fd = -1, .run = { .pidfd = -1 } };
+	struct session s = { .o = o, .out = { .fd = -1 }, .run = { .pidfd = -1 } };
 	int ret = 1, sig = 0;
 
-	s.path = o->output ? o->output : PERFEV_DATA_FILE_DEFAULT;
+	s.path = s.out.path = o->output ? o->output : PERFEV_DATA_FILE_DEFAULT;
 	if (sigwait_install()) {
 		cli_error("cannot set up: %s", strerror(errno));
 		goto out;
 	}
-	if (open_output(&s) < 0)
+	/* Everything that can fail is tried before the user's files are touched. */
+	if (record_output__prepare(&s.out) < 0)
 		goto out;
 	if (!cli_run__prepare(&s.run, o->argv, (pid_t)o->target.pid))
 		goto out;
-	if (open_events(&s) < 0 || start_writer(&s) < 0 || synthesize(&s) < 0)
+	if (open_events(&s) < 0 || record_output__open(&s.out) < 0 || start_writer(&s) < 0 ||
+	    synthesize(&s) < 0)
 		goto out;
 	if (perfev_evlist__add_pollfd(s.el, sigwait_fd) < 0 ||
 	    (s.run.pidfd >= 0 && perfev_evlist__add_pollfd(s.el, s.run.pidfd) < 0)) {
 		cli_error("%s", perfev_last_error());
-		goto out_finish;
+		goto out;
 	}
 	ret = cli_run__start(&s.run);
 	if (ret)
-		goto out_finish;
-	sig = record_loop(&s);
+		goto out;
+	if (record_output__commit(&s.out) < 0) {
+		s.failed = true;
+		ret = 1;
+	} else {
+		sig = record_loop(&s);
+	}
 	if (s.failed && s.run.child > 0 && !s.run.child_done) {
 		cli_note("stopping the command (SIGTERM): nothing more can be recorded");
 		kill(s.run.child, SIGTERM);
 	}
 	cli_run__reap(&s.run, true);
 	ret = s.failed ? 1 : cli_run__exit_status(&s.run);
-out_finish:
 	perfev_evlist__disable(s.el);
-	if (!s.failed && drain(&s) < 0) {
+	if (!s.failed && (drain(&s) < 0 || write_lost_samples(&s) < 0)) {
 		s.failed = true;
 		ret = 1;
 	}
@@ -412,17 +449,19 @@ out_finish:
 		cli_error("%s", perfev_last_error());
 		ret = 1;
 	}
-	if (!o->quiet)
+	if (!o->quiet && !s.out.tmp)
 		summary(&s);
 out:
 	cli_run__close(&s.run);
 	perfev_data_writer__delete(s.w);
 	perfev_evlist__delete(s.el);
-	if (s.fd >= 0 && close(s.fd) < 0 && ret == 0) {
+	record_output__close(&s.out);
+	if (s.out.fd >= 0 && close(s.out.fd) < 0 && ret == 0) {
 		cli_error("closing '%s' failed: %s", s.path, strerror(errno));
 		ret = 1;
 	}
 	free(s.synth);
+	free(s.lost);
 	if (sig)
 		sigwait_reraise(sig);
 	return ret;

@@ -165,6 +165,9 @@ static bool line_room(struct line *l, size_t n)
 
 static bool put_bytes(struct line *l, const char *s, size_t n)
 {
+	/* A line that never grew has no buffer to add nothing to. */
+	if (!n)
+		return true;
 	if (!line_room(l, n))
 		return false;
 	memcpy(l->p + l->len, s, n);
@@ -174,6 +177,8 @@ static bool put_bytes(struct line *l, const char *s, size_t n)
 
 static bool pad(struct line *l, size_t n)
 {
+	if (!n)
+		return true;
 	if (!line_room(l, n))
 		return false;
 	memset(l->p + l->len, ' ', n);

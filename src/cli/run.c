@@ -15,7 +15,10 @@ bool cli_run__prepare(struct cli_run *r, char *const *argv, pid_t pid)
 {
 	*r = (struct cli_run){ .pidfd = -1 };
 	if (argv[0]) {
-		r->w = perfev_workload__new(argv);
+		/* perfev killed (SIGKILL, the OOM killer) leaves no command running unmeasured. */
+		struct perfev_workload_opts wo = { .sz = sizeof(wo), .parent_death_signal = SIGKILL };
+
+		r->w = perfev_workload__new_opts(argv, &wo);
 		if (!r->w) {
 			cli_error("%s", perfev_last_error());
 			return false;

@@ -78,6 +78,11 @@ struct stat_printer *stat_printer__new(struct perfev_evlist *el, FILE *out, enum
 	return pr;
 }
 
+void stat_printer__set_output(struct stat_printer *pr, FILE *out)
+{
+	pr->out = out;
+}
+
 void stat_printer__delete(struct stat_printer *pr)
 {
 	if (!pr)
@@ -445,7 +450,7 @@ void stat_printer__interval(struct stat_printer *pr, uint64_t t_ns)
 				json_row(pr, j, &pr->rows[i], span, 0);
 		perfev_json__arr_end(j);
 		perfev_json__obj_end(j);
-		perfev_json__delete(j);
+		cli_json_done(j, pr->out);
 	} else if (pr->fmt == STAT_FMT_CSV) {
 		for (int i = 0; i < pr->nr; i++)
 			if (!pr->rows[i].hidden)
@@ -459,7 +464,6 @@ void stat_printer__interval(struct stat_printer *pr, uint64_t t_ns)
 			if (!pr->rows[i].hidden)
 				print_human_row(pr, &pr->rows[i], span, 0, prefix);
 	}
-	fflush(pr->out);
 }
 
 void stat_printer__end_run(struct stat_printer *pr, uint64_t elapsed_ns, const struct rusage *ru,
@@ -540,7 +544,7 @@ static void finish_json(struct stat_printer *pr, double elapsed)
 	perfev_json__double(j, "user_s", pr->user_s / n);
 	perfev_json__double(j, "sys_s", pr->sys_s / n);
 	perfev_json__obj_end(j);
-	perfev_json__delete(j);
+	cli_json_done(j, pr->out);
 }
 
 static void finish_csv(struct stat_printer *pr, double elapsed)
@@ -603,5 +607,4 @@ void stat_printer__finish(struct stat_printer *pr)
 		finish_csv(pr, elapsed);
 	else
 		finish_human(pr, elapsed);
-	fflush(pr->out);
 }

@@ -17,6 +17,8 @@ struct stat_printer;
 struct stat_printer *stat_printer__new(struct perfev_evlist *el, FILE *out, enum stat_format fmt,
 				       const char *sep, char **argv, long pid, bool default_set);
 void stat_printer__delete(struct stat_printer *pr);
+/* Where the counts go from now on (-o FILE is opened once counting has begun). */
+void stat_printer__set_output(struct stat_printer *pr, FILE *out);
 /*
  * After the first open: hides unsupported events of the default set (noting
  * once that hardware events are missing) and notes each unsupported event

@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 #include <string.h>
+#include <unistd.h>
 
 #include "cli.h"
 #include "opt.h"
@@ -72,4 +73,27 @@ void cli_target__open_opts(const struct cli_target *t, pid_t child, bool inherit
 	o->attach_all_threads = t->pid > 0;
 	o->inherit = inherit;
 	o->enable_on_exec = child > 0;
+	/* As perf: a user kept from the kernel measures user space rather than nothing. */
+	o->fallback_user_only = true;
+}
+
+void cli_target__note_user_only(struct perfev_evlist *el)
+{
+	struct perfev_evsel *ev;
+	char names[512] = "";
+	size_t len = 0;
+
+	perfev_evlist__for_each_evsel(el, ev)
+		if (perfev_evsel__user_only_fallback(ev) && !perfev_evsel__open_status(ev) &&
+		    len < sizeof(names))
+			len += (size_t)snprintf(names + len, sizeof(names) - len, "%s%s",
+						len ? ", " : "", perfev_evsel__name(ev));
+	if (!len)
+		return;
+	cli_note("kernel.perf_event_paranoid lets this user measure only user space, so %s "
+		 "%s only that (as perf does); to include the kernel, %s, or 'sysctl "
+		 "kernel.perf_event_paranoid=1'",
+		 names, strchr(names, ',') ? "measure" : "measures",
+		 geteuid() ? "run as root or with CAP_PERFMON"
+			   : "give this root process the CAP_PERFMON it lacks");
 }

@@ -13,6 +13,7 @@
 
 struct opt_cmd;
 struct perfev_open_opts;
+struct perfev_evlist;
 
 struct cli_target {
 	long pid;	    /* -p: a running process, all its threads; 0 when not given */
@@ -47,5 +48,12 @@ bool cli_target__system_wide(const struct cli_target *t);
  */
 void cli_target__open_opts(const struct cli_target *t, pid_t child, bool inherit,
 			   struct perfev_open_opts *o);
+
+/*
+ * After a successful open: one note naming the events that measure only
+ * user space because kernel.perf_event_paranoid keeps this user from the
+ * kernel (the open options ask for perf's fallback); nothing when none do.
+ */
+void cli_target__note_user_only(struct perfev_evlist *el);
 
 #endif

@@ -134,9 +134,10 @@ check "group samples print each member's count, as perf script does" \
 check "an unknown -F field is named" grep -q "unknown field 'nosuch'" "$TMP/err"
 
 # --- --time and --event: the samples perf picks with the same text
-# samples_in ARGS: the sample count perfev report's headers give for the file with ARGS.
+# samples_in ARGS: the samples of perfev report with ARGS, exactly (the header abbreviates them, as perf's).
 samples_in() {
-	"$PERFEV" report --stdio -g none "$@" 2>/dev/null | awk '/^# Samples: / { s += $3 } END { print s + 0 }'
+	"$PERFEV" report --stdio -g none --no-children -F sample,comm "$@" 2>/dev/null |
+		awk '!/^#/ && NF { s += $1 } END { print s + 0 }'
 }
 perf_samples_in() { perf script -F time "$@" 2>/dev/null | grep -c .; }
 t1=$(perf script -i "$TMP/p_two.data" -F time 2>/dev/null | awk 'NR == 20 { sub(/:$/, "", $1); print $1 }')

@@ -23,6 +23,7 @@ case $BUILD_DIR in
 	skip "valgrind memcheck of the perf.data writer" "sanitizer build"
 	skip "valgrind memcheck of perfev record" "sanitizer build"
 	skip "valgrind memcheck of perfev report and script" "sanitizer build"
+	skip "valgrind memcheck of perfev export and flamegraph" "sanitizer build"
 	skip "valgrind memcheck of perfev annotate" "sanitizer build"
 	exit 0 ;;
 esac
@@ -49,6 +50,15 @@ vg "perfev report (children, call graphs) of a dwarf recording is memcheck clean
 vg "perfev report --no-children --sort dso,sym,srcline --inline is memcheck clean" \
 	"$PERFEV" report -i "$TMP/r.data" --stdio --no-children --sort dso,sym,srcline --inline -g folded
 vg "perfev script of a dwarf recording is memcheck clean" "$PERFEV" script -i "$TMP/r.data"
+# The writers: pprof (protobuf-c, gzip on its own thread), JSON, the SVG and the HTML report (timeline).
+vg "perfev export -f pprof --inline of a dwarf recording is memcheck clean" \
+	"$PERFEV" export -f pprof --inline -i "$TMP/r.data" -o "$TMP/r.pb.gz"
+vg "perfev export -f json is memcheck clean" "$PERFEV" export -f json -i "$TMP/r.data"
+vg "perfev export -f speedscope is memcheck clean" "$PERFEV" export -f speedscope -i "$TMP/r.data"
+vg "perfev flamegraph (HTML, with --time) is memcheck clean" \
+	"$PERFEV" flamegraph -q -i "$TMP/r.data" --time 10%-90% -o "$TMP/r.html"
+vg "perfev flamegraph -o X.svg is memcheck clean" \
+	"$PERFEV" flamegraph -q -i "$TMP/r.data" -o "$TMP/r.svg"
 # Annotation: Capstone, DWARF lines and inline chains, source files, the text and JSON writers.
 "$PERFEV" record -q -e cpu-clock -o "$TMP/a.data" -- "$BUILD_DIR/tests/annotate/work/inl" 3000 >/dev/null 2>&1
 vg "perfev annotate of every function (text) is memcheck clean" "$PERFEV" annotate -i "$TMP/a.data"

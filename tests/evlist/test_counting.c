@@ -429,11 +429,11 @@ static void test_unsupported_events_explained(void **state)
 	assert_non_null(strstr(perfev_last_error(), "bogus-event"));
 	perfev_evlist__delete(el);
 
+	/* Which hints apply depends on the machine: test_open_errors.c feeds each case. */
 	perfev_explain_open_error(-EACCES, &a, "cycles", buf, sizeof(buf));
-	assert_non_null(strstr(buf, "perf_event_paranoid"));
 	assert_non_null(strstr(buf, "CAP_PERFMON"));
 	perfev_explain_open_error(-EMFILE, &a, "cycles", buf, sizeof(buf));
-	assert_non_null(strstr(buf, "ulimit"));
+	assert_non_null(strstr(buf, "too many open files")); /* the limits: test_open_errors.c */
 	perfev_explain_open_error(-ESRCH, &a, "cycles", buf, sizeof(buf));
 	assert_non_null(strstr(buf, "process"));
 	perfev_explain_open_error(-E2BIG, &a, "cycles", buf, sizeof(buf));

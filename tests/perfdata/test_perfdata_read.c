@@ -1114,6 +1114,39 @@ static void expect_open_error(const void *p, size_t len, const char *words)
 		fail_msg("error \"%s\" does not say \"%s\"", perfev_last_error(), words);
 }
 
+/*
+ * A damaged feature section: as perf, the file opens with a warning that
+ * says words, without feature feat (the section left out; 0 for none in
+ * particular), and every record reads.
+ */
+static void expect_damaged_feature(const void *p, size_t len, const char *words, int feat)
+{
+	struct perfev_data_reader *r;
+
+	clear_warnings();
+	r = perfev_data_reader__new_mem(p, len, &wopts);
+	if (!r)
+		fail_msg("a damaged feature (\"%s\") made the file unreadable: %s", words,
+			 perfev_last_error());
+	if (!strstr(warnings, words))
+		fail_msg("warnings \"%s\" do not say \"%s\"", warnings, words);
+	assert_false(perfev_data_reader__has_feature(r, feat));
+	perfev_data_reader__delete(r);
+	clear_warnings();
+	r = perfev_data_reader__new_mem(p, len, &wopts);
+	assert_non_null(r);
+	{
+		struct perfev_data_event ev;
+		int ret;
+
+		while ((ret = perfev_data_reader__next(r, &ev)) > 0)
+			;
+		if (ret < 0)
+			fail_msg("reading past a damaged feature: %s", perfev_last_error());
+	}
+	perfev_data_reader__delete(r);
+}
+
 /* Opens, then reads until an error, which must say words. */
 static void expect_read_error(const void *p, size_t len, const char *words)
 {
@@ -1273,8 +1306,12 @@ static void test_truncated(void **state)
 	load_sample_file(&f);
 	for (size_t cut = 0; cut < f.data_off + 8; cut++)
 		expect_open_error(f.p, cut, "perf.data: ");
-	for (size_t cut = f.data_off; cut < f.len; cut += cut < f.first_sample + 200 ? 1 : 37)
+	for (size_t cut = f.data_off; cut < f.data_off + f.data_size;
+	     cut += cut < f.first_sample + 200 ? 1 : 37)
 		expect_open_error(f.p, cut, "past the end of the file");
+	/* Cut after the data: every record is there, read without the features, said. */
+	for (size_t cut = f.data_off + f.data_size; cut < f.len; cut += 7)
+		expect_damaged_feature(f.p, cut, "past the end of the file", 0);
 
 	/*
 	 * A header that agrees with the cut (no features, the data up to it):
@@ -1362,45 +1399,49 @@ static void test_bad_features(void **state)
 	table = f.data_off + f.data_size;
 	p = dup_file(&f);
 
+	/* Each damage is said, that section is left out, and the rest reads. */
 	e = feature_entry(p, table, PERFEV_FEAT_HOSTNAME);
 	set64(p, e, f.len - 4);
-	expect_open_error(p, f.len, "feature section 3 (HOSTNAME)");
+	expect_damaged_feature(p, f.len, "feature section 3 (HOSTNAME)", PERFEV_FEAT_HOSTNAME);
 	set64(p, e, UINT64_MAX - 16);
 	set64(p, e + 8, 32);
-	expect_open_error(p, f.len, "runs past the end of the file");
+	expect_damaged_feature(p, f.len, "runs past the end of the file", PERFEV_FEAT_HOSTNAME);
 	memcpy(p, f.p, f.len);
 
 	/* a string without its NUL */
 	e = u64_at(p, feature_entry(p, table, PERFEV_FEAT_HOSTNAME));
 	memset(p + e + 4, 'x', u32_at(p, e));
-	expect_open_error(p, f.len, "no NUL within");
+	expect_damaged_feature(p, f.len, "no NUL within", PERFEV_FEAT_HOSTNAME);
 	memcpy(p, f.p, f.len);
 	set32(p, e, 1u << 30); /* a length past the section */
-	expect_open_error(p, f.len, "feature HOSTNAME");
+	expect_damaged_feature(p, f.len, "feature HOSTNAME", PERFEV_FEAT_HOSTNAME);
 	memcpy(p, f.p, f.len);
 
 	/* an argument count no section can hold */
 	e = u64_at(p, feature_entry(p, table, PERFEV_FEAT_CMDLINE));
 	set32(p, e, 0x40000000);
-	expect_open_error(p, f.len, "arguments cannot fit");
+	expect_damaged_feature(p, f.len, "arguments cannot fit", PERFEV_FEAT_CMDLINE);
 	memcpy(p, f.p, f.len);
 
 	/* groups, event descriptions, build ids */
 	e = u64_at(p, feature_entry(p, table, PERFEV_FEAT_GROUP_DESC));
 	set32(p, e, 1000000);
-	expect_open_error(p, f.len, "groups cannot fit");
+	expect_damaged_feature(p, f.len, "groups cannot fit", PERFEV_FEAT_GROUP_DESC);
 	memcpy(p, f.p, f.len);
 	e = u64_at(p, feature_entry(p, table, PERFEV_FEAT_EVENT_DESC));
 	set32(p, e, 1000000);
-	expect_open_error(p, f.len, "feature EVENT_DESC");
+	expect_damaged_feature(p, f.len, "feature EVENT_DESC", PERFEV_FEAT_EVENT_DESC);
 	memcpy(p, f.p, f.len);
 	e = u64_at(p, feature_entry(p, table, PERFEV_FEAT_BUILD_ID));
 	set32(p, e + 4, (uint32_t)(4u << 16)); /* misc 0, size 4 */
-	expect_open_error(p, f.len, "has size 4");
+	expect_damaged_feature(p, f.len, "has size 4", PERFEV_FEAT_BUILD_ID);
+	r = mem_ok(p, f.len);
+	assert_int_equal(perfev_data_reader__nr_build_ids(r), 0);
+	perfev_data_reader__delete(r);
 	memcpy(p, f.p, f.len);
 
 	/* the table itself cut off */
-	expect_open_error(p, table + 8, "feature sections at offset");
+	expect_damaged_feature(p, table + 8, "feature sections at offset", PERFEV_FEAT_HOSTNAME);
 
 	/* unknown feature bits: a warning, and the rest reads */
 	free(p);
@@ -1415,7 +1456,7 @@ static void test_bad_features(void **state)
 	perfev_data_reader__delete(r);
 	free(p);
 	p = add_feature(&f, 100, len, 1, &len);
-	expect_open_error(p, len, "feature section 100 (unknown)");
+	expect_damaged_feature(p, len, "feature section 100 (unknown)", 100);
 	free(p);
 	free(f.p);
 }

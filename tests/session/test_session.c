@@ -360,6 +360,43 @@ static void test_profile_tree(void **state)
 	perfev_profile__delete(v.prof);
 }
 
+/* With opts.times each sample keeps its time and leaf node, in place and in the background alike. */
+static void test_profile_times(void **state)
+{
+	for (int bgmode = 0; bgmode < 2; bgmode++) {
+		struct perfev_profile_opts o = { .sz = sizeof(o), .times = true, .background = bgmode };
+		struct perfev_profile *p = perfev_profile__new(&o);
+		struct perfev_frame fr[3];
+		uint64_t t, w, *self;
+		uint32_t node;
+
+		(void)state;
+		assert_non_null(p);
+		for (int i = 0; i < 3000; i++) {
+			for (int j = 0; j < 3; j++)
+				fr[j] = (struct perfev_frame){ .ip = 0x1000 + (uint64_t)((i + j) % 5),
+							       .addr = 0x1000 + (uint64_t)((i + j) % 5) };
+			assert_int_equal(perfev_profile__add_at(p, NULL, fr, 1 + i % 3, 2 + (uint64_t)(i % 4),
+							      1000 + (uint64_t)i), 0);
+		}
+		assert_int_equal(perfev_profile__nr_timed(p), 3000);
+		self = calloc(perfev_profile__nr_nodes(p), sizeof(*self));
+		assert_non_null(self);
+		for (size_t i = 0; i < 3000; i++) {
+			assert_int_equal(perfev_profile__timed(p, i, &t, &node, &w), 0);
+			assert_int_equal(t, 1000 + i);
+			assert_int_equal(w, 2 + i % 4);
+			assert_true(node < perfev_profile__nr_nodes(p));
+			self[node] += w;
+		}
+		for (size_t i = 0; i < perfev_profile__nr_nodes(p); i++)
+			assert_int_equal(self[i], perfev_profile__node(p, i)->self);
+		assert_int_equal(perfev_profile__timed(p, 3000, &t, &node, &w), -ENOENT);
+		free(self);
+		perfev_profile__delete(p);
+	}
+}
+
 /*
  * A background profile builds the very tree an in-place one does: stacks from
  * a small alphabet (so paths share callers), more of them than the batches
@@ -751,6 +788,7 @@ int main(void)
 		cmocka_unit_test(test_fixed_period_and_unknown_thread),
 		cmocka_unit_test(test_group_read_deltas),
 		cmocka_unit_test(test_profile_tree),
+		cmocka_unit_test(test_profile_times),
 		cmocka_unit_test(test_profile_background_same_tree),
 		cmocka_unit_test(test_profile_background_comm),
 		cmocka_unit_test(test_profile_two_sessions),

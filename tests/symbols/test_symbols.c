@@ -819,7 +819,8 @@ static void test_kernel_kptr_restrict(void **state)
 
 	assert_non_null(err);
 	assert_non_null(strstr(err, "kptr_restrict"));
-	assert_non_null(strstr(err, "run as root"));
+	/* A copy of kallsyms: this machine's settings are not what hid them. */
+	assert_non_null(strstr(err, "copied from"));
 	assert_null(perfev_dso__find_symbol(k, 0));
 	perfev_symbolizer__delete(sy);
 }

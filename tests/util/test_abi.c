@@ -255,6 +255,18 @@ static int call_perfev_symbolizer__new(const void *opts)
 	return ptr_result(perfev_symbolizer__new(opts), del_symbolizer);
 }
 
+static void del_workload(void *p)
+{
+	perfev_workload__delete(p);
+}
+
+static int call_perfev_workload__new_opts(const void *opts)
+{
+	char *argv[] = { "true", NULL };
+
+	return ptr_result(perfev_workload__new_opts(argv, opts), del_workload);
+}
+
 static int call_perfev_unwinder__new(const void *opts)
 {
 	return ptr_result(perfev_unwinder__new(opts), del_unwinder);
@@ -330,7 +342,7 @@ static const struct layout layouts[] = {
 	F(perfev_list_opts, kinds, 8, 4),
 	F(perfev_list_opts, filter, 16, 8),
 	F(perfev_list_opts, only_openable, 24, 1),
-	S(perfev_open_opts, 48),
+	S(perfev_open_opts, 56),
 	F(perfev_open_opts, sz, 0, 8),
 	F(perfev_open_opts, pid, 8, 4),
 	F(perfev_open_opts, cpus, 16, 8),
@@ -342,6 +354,8 @@ static const struct layout layouts[] = {
 	F(perfev_open_opts, skip_unsupported, 29, 1),
 	F(perfev_open_opts, cgroup, 32, 8),
 	F(perfev_open_opts, cpu_map, 40, 8),
+	F(perfev_open_opts, fallback_user_only, 48, 1),
+	F(perfev_open_opts, reserved_, 49, 7),
 	S(perfev_mmap_opts, 32),
 	F(perfev_mmap_opts, sz, 0, 8),
 	F(perfev_mmap_opts, data_pages, 8, 8),
@@ -422,6 +436,9 @@ static const struct layout layouts[] = {
 	S(perfev_unwinder_opts, 16),
 	F(perfev_unwinder_opts, sz, 0, 8),
 	F(perfev_unwinder_opts, debuginfo_path, 8, 8),
+	S(perfev_workload_opts, 16),
+	F(perfev_workload_opts, sz, 0, 8),
+	F(perfev_workload_opts, parent_death_signal, 8, 4),
 	S(perfev_sample_fmt, 48),
 	F(perfev_sample_fmt, sample_type, 0, 8),
 	F(perfev_sample_fmt, read_format, 8, 8),
@@ -571,6 +588,7 @@ static const struct opts_case cases[] = {
 	CASE(perfev_sample_filter_opts, time, perfev_sample_filter__new),
 	CASE(perfev_symbolizer_opts, root, perfev_symbolizer__new),
 	CASE(perfev_unwinder_opts, debuginfo_path, perfev_unwinder__new),
+	CASE(perfev_workload_opts, parent_death_signal, perfev_workload__new_opts),
 	CASE(perfev_annotate_opts, no_lines, perfev_annotation__new),
 	CASE(perfev_sources_opts, no_debuginfod, perfev_sources__new),
 };

@@ -119,7 +119,7 @@ static int cmp_str(const void *a, const void *b)
 void name_list__sort(struct name_list *l)
 {
 	if (l->nr > 1)
-		qsort(l->names, l->nr, sizeof(*l->names), cmp_str);
+		sort_array(l->names, l->nr, sizeof(*l->names), cmp_str);
 }
 
 int name_list__read_dir(struct name_list *l, const char *path, bool dirs_only)

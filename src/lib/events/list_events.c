@@ -194,7 +194,7 @@ int perfev_list_events(const struct perfev_list_opts *opts, perfev_event_cb cb, 
 		ret = c.err;
 		goto out;
 	}
-	qsort(c.v, c.nr, sizeof(*c.v), cmp_entry);
+	sort_array(c.v, c.nr, sizeof(*c.v), cmp_entry);
 	for (size_t i = 0; i < c.nr && !ret; i++) {
 		struct perfev_event_info info = {
 			.kind = c.v[i].kind,

@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /* Tracepoints "sys:name": their ids from tracefs's events/SYS/NAME/id. */
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -15,6 +16,16 @@ static const char *tracefs_override;
 void tracefs__set_root(const char *dir)
 {
 	tracefs_override = dir;
+}
+
+/* Whether dir/events exists but this process may not look into it. */
+static bool events_dir_denied(const char *dir)
+{
+	char path[TP_PATH_MAX];
+	struct stat st;
+
+	return path_join(path, sizeof(path), dir, "events", NULL, NULL) && stat(path, &st) < 0 &&
+	       errno == EACCES;
 }
 
 static bool has_events_dir(const char *dir)
@@ -43,7 +54,8 @@ static void unescape_mount_field(char *s)
 	*out = '\0';
 }
 
-static bool tracefs_from_mounts(char *buf, size_t size)
+/* The first tracefs mount whose events pass test, from /proc/mounts. */
+static bool tracefs_mount_where(char *buf, size_t size, bool (*test)(const char *dir))
 {
 	char line[TP_PATH_MAX];
 	bool found = false;
@@ -61,10 +73,15 @@ static bool tracefs_from_mounts(char *buf, size_t size)
 		if (!dir || !type || strcmp(type, "tracefs"))
 			continue;
 		unescape_mount_field(dir);
-		found = has_events_dir(dir) && str_copy(buf, size, dir);
+		found = test(dir) && str_copy(buf, size, dir);
 	}
 	fclose(f);
 	return found;
+}
+
+static bool tracefs_from_mounts(char *buf, size_t size)
+{
+	return tracefs_mount_where(buf, size, has_events_dir);
 }
 
 /* Finds tracefs without touching the error explanation. */
@@ -87,6 +104,15 @@ int tracefs__find(char *buf, size_t size)
 {
 	if (tracefs_locate(buf, size))
 		return 0;
+	/* Mounted but closed to this user (tracefs is 0700 root's by default): not "not mounted". */
+	if (!tracefs_override && (tracefs_mount_where(buf, size, events_dir_denied) ||
+				  (events_dir_denied("/sys/kernel/tracing") &&
+				   str_copy(buf, size, "/sys/kernel/tracing"))))
+		return set_error(EACCES,
+				 "tracefs is mounted at %s, but this user may not read it, so "
+				 "tracepoints are unavailable; run as root, or open it to a group of "
+				 "this user (as root: 'mount -o remount,mode=750,gid=%d %s')",
+				 buf, (int)getegid(), buf);
 	return set_error(PERFEV_ERR_NOTRACEFS,
 			 "tracefs is not mounted, so tracepoints are unavailable; mount it with "
 			 "'mount -t tracefs nodev /sys/kernel/tracing' (as root)");

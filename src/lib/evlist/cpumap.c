@@ -84,7 +84,7 @@ int perfev_cpu_list__parse(const char *list, int *cpus, int max)
 					 isprint((unsigned char)*p) ? *p : '?', p - list);
 		break;
 	}
-	qsort(cpus, (size_t)nr, sizeof(*cpus), cmp_int);
+	sort_array(cpus, (size_t)nr, sizeof(*cpus), cmp_int);
 	int u = 0;
 	for (int i = 0; i < nr; i++)
 		if (!u || cpus[u - 1] != cpus[i])
@@ -128,7 +128,7 @@ struct perfev_cpu_map *perfev_cpu_map__new(const char *list)
 		}
 		non = perfev_cpu_list__parse(online, on, max);
 		for (int i = 0; i < n && non >= 0; i++) {
-			if (!bsearch(&cpus[i], on, (size_t)non, sizeof(int), cmp_int)) {
+			if (!search_array(&cpus[i], on, (size_t)non, sizeof(int), cmp_int)) {
 				n = set_error(ENODEV, "CPU %d is not online (online CPUs: %.64s)",
 					      cpus[i], strtok(online, "\n"));
 				break;
@@ -246,7 +246,7 @@ struct perfev_thread_map *perfev_thread_map__new(pid_t pid, int all)
 		return set_error_ptr(ESRCH, "process %d has no threads left", (int)pid);
 	}
 	m->nr = nr;
-	qsort(m->tids, (size_t)nr, sizeof(pid_t), cmp_int);
+	sort_array(m->tids, (size_t)nr, sizeof(pid_t), cmp_int);
 	return m;
 }
 

@@ -383,19 +383,61 @@ static int evsel__alloc_slots(struct perfev_evsel *ev, int n)
 	return 0;
 }
 
-static void evsel__mark_unsupported(struct perfev_evsel *ev, int err, int n)
+static void evsel__mark_unsupported(struct perfev_evsel *ev, int err, int n,
+				    const struct open_target *t)
 {
 	char buf[512];
 
-	perfev_explain_open_error(err, &ev->attr, ev->name, buf, sizeof(buf));
+	explain_open_error(err, &ev->attr, ev->name, t, buf, sizeof(buf));
 	evsel__close(ev, n);
 	ev->open_err = err;
 	free(ev->open_errmsg);
 	ev->open_errmsg = strdup(buf);
 }
 
+bool perfev_evsel__user_only_fallback(const struct perfev_evsel *ev)
+{
+	return ev && ev->user_only;
+}
+
+/*
+ * perf's fallback for users whom kernel.perf_event_paranoid lets measure
+ * only user space (evsel__fallback() in tools/perf/util/evsel.c): an event
+ * of a task, refused at its first CPU and thread, that counts user space
+ * and the kernel becomes user space only.  Tracepoints are left alone:
+ * they fire in the kernel, and would count nothing.
+ */
+static bool can_fall_back(const struct perfev_evsel *ev, int err, int slot,
+			  const struct open_target *t)
+{
+	const struct perf_event_attr *a = &ev->attr;
+
+	return (err == -EACCES || err == -EPERM) && slot == 0 && !t->cpu_wide &&
+	       !a->exclude_kernel && !a->exclude_user && a->type != PERF_TYPE_TRACEPOINT &&
+	       sysctl_perf_paranoid() >= 2 && !foreign_process(t->pid);
+}
+
+static int evsel__fall_back_user_only(struct perfev_evsel *ev)
+{
+	/* perf's naming: "cycles:u", "cycles:pu", "cpu/cycles/u". */
+	const char *sep = strchr(ev->name, ':') || strchr(ev->name, '/') ? "" : ":";
+	size_t n = strlen(ev->name) + 3;
+	char *name = malloc(n);
+
+	if (!name)
+		return -ENOMEM;
+	snprintf(name, n, "%s%su", ev->name, sep);
+	free(ev->name);
+	ev->name = name;
+	ev->attr.exclude_kernel = 1;
+	ev->attr.exclude_hv = 1;
+	ev->user_only = true;
+	return 0;
+}
+
 int perfev_evlist__open(struct perfev_evlist *el, const struct perfev_open_opts *opts)
 {
+	struct open_target target;
 	struct perfev_open_opts o;
 	int err, n;
 
@@ -410,6 +452,10 @@ int perfev_evlist__open(struct perfev_evlist *el, const struct perfev_open_opts 
 	err = setup_maps(el, &o);
 	if (err)
 		goto err_out;
+	target = (struct open_target){
+		.cpu_wide = o.system_wide || o.cgroup || el->threads->tids[0] == -1,
+		.pid = o.pid,
+	};
 	n = nr_slots(el);
 	for (int i = 0; i < el->nr; i++) {
 		struct perfev_evsel *ev = el->evsels[i];
@@ -438,22 +484,31 @@ int perfev_evlist__open(struct perfev_evlist *el, const struct perfev_open_opts 
 					continue;
 				if (ev->leader != ev) {
 					if (ev->leader->open_err) {
-						evsel__mark_unsupported(ev, ev->leader->open_err, n);
+						evsel__mark_unsupported(ev, ev->leader->open_err, n,
+									&target);
 						continue;
 					}
 					group_fd = ev->leader->fds[s];
 				}
 				fd = perfev_event_open(&ev->attr, el->threads->tids[t],
 						       el->cpus->cpus[c], group_fd, flags);
+				if (fd < 0 && o.fallback_user_only && can_fall_back(ev, fd, s, &target)) {
+					if (evsel__fall_back_user_only(ev) < 0) {
+						err = set_error(ENOMEM, "out of memory");
+						goto err_out;
+					}
+					fd = perfev_event_open(&ev->attr, el->threads->tids[t],
+							       el->cpus->cpus[c], group_fd, flags);
+				}
 				if (fd < 0 && o.skip_unsupported && unsupported_error(fd, &ev->attr)) {
-					evsel__mark_unsupported(ev, fd, n);
+					evsel__mark_unsupported(ev, fd, n, &target);
 					continue;
 				}
 				if (fd < 0) {
 					char buf[768];
 
-					perfev_explain_open_error(fd, &ev->attr, ev->name, buf,
-								  sizeof(buf));
+					explain_open_error(fd, &ev->attr, ev->name, &target, buf,
+							   sizeof(buf));
 					err = set_error(-fd, "%s", buf);
 					goto err_out;
 				}

@@ -33,6 +33,7 @@ struct perfev_evsel {
 	struct perfev_counts *counts; /* latest readings, same indexing */
 	int open_err;		      /* 0, or -errno of a failed open */
 	char *open_errmsg;
+	bool user_only;		      /* opened ":u" by the fallback_user_only option */
 };
 
 struct perfev_evlist {
@@ -61,6 +62,23 @@ struct evlist_id {
 	uint64_t id;
 	struct perfev_evsel *evsel;
 };
+
+/* Whose events an open failure was about: the explanation differs. */
+struct open_target {
+	bool cpu_wide; /* every task on CPUs (or a cgroup's), not one task */
+	pid_t pid;     /* the task, > 0; 0 the caller itself */
+};
+/* Whether process pid (> 0) belongs to another user than the caller; false when unknown. */
+bool foreign_process(pid_t pid);
+/* perfev_explain_open_error() knowing the target. */
+void explain_open_error(int err, const struct perf_event_attr *attr, const char *name,
+			const struct open_target *t, char *buf, size_t size);
+
+/*
+ * Test hook: a forked command waits this long before it asks for its
+ * parent-death signal, so a test can kill the parent in between.
+ */
+void workload__set_test_delay(unsigned ms);
 
 /* Marks a leader as ":S" (sample-read of its group); used by the event parser. */
 void evsel__set_sample_read(struct perfev_evsel *evsel, bool on);

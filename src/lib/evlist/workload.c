@@ -4,10 +4,12 @@
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/prctl.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "util/internal.h"
+#include "evlist/evlist_int.h"
+#include "util/opts.h"
 #include "perfev/workload.h"
 
 struct perfev_workload {
@@ -21,9 +23,41 @@ struct perfev_workload {
 
 struct perfev_workload *perfev_workload__new(char *const argv[])
 {
+	return perfev_workload__new_opts(argv, NULL);
+}
+
+static unsigned test_delay_ms;
+
+void workload__set_test_delay(unsigned ms)
+{
+	test_delay_ms = ms;
+}
+
+/*
+ * In the child: the parent-death signal, unless the parent is gone already
+ * (then the signal would never come: the child is an orphan, and ends).
+ */
+static void child_set_death_signal(int sig, pid_t parent)
+{
+	if (!sig)
+		return;
+	if (prctl(PR_SET_PDEATHSIG, sig) < 0 || getppid() != parent)
+		_exit(127);
+}
+
+struct perfev_workload *perfev_workload__new_opts(char *const argv[],
+						  const struct perfev_workload_opts *opts)
+{
+	struct perfev_workload_opts o;
 	struct perfev_workload *w;
+	pid_t parent = getpid();
 	int go[2], ep[2];
 
+	if (OPTS_COPY(&o, opts, perfev_workload_opts, parent_death_signal) < 0)
+		return NULL;
+	if (o.parent_death_signal < 0 || o.parent_death_signal >= NSIG)
+		return set_error_ptr(EINVAL, "parent_death_signal is %d; give 0 for none or a "
+					     "signal number below %d", o.parent_death_signal, NSIG);
 	if (!argv || !argv[0])
 		return set_error_ptr(EINVAL, "no command given");
 	w = calloc(1, sizeof(*w));
@@ -61,6 +95,9 @@ struct perfev_workload *perfev_workload__new(char *const argv[])
 		char c;
 		int e;
 
+		if (test_delay_ms)
+			usleep(test_delay_ms * 1000u);
+		child_set_death_signal(o.parent_death_signal, parent);
 		close(go[1]);
 		close(ep[0]);
 		/* Measured or not, the child restores default SIGINT handling. */

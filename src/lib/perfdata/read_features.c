@@ -218,14 +218,17 @@ static int parse_cmdline(struct fc *c)
 /*
  * Names from HEADER_EVENT_DESC go to the event with the entry's first id,
  * as perf matches them; entries without ids match by position when the
- * counts agree.  A name set already (by an EVENT_UPDATE) stays.
+ * counts agree.  A name set already (by an EVENT_UPDATE) stays.  The
+ * section is walked whole before any name is taken (apply false), so a
+ * damaged one renames nothing.
  */
-static int parse_event_desc(struct fc *c)
+static int walk_event_desc(struct fc *c, bool apply)
 {
 	struct perfev_data_reader *r = c->r;
 	uint32_t nre, sz;
 	int ret;
 
+	c->off = 0;
 	if ((ret = fc_u32(c, &nre, "the event count")) || (ret = fc_u32(c, &sz, "the attr size")))
 		return ret;
 	if (sz < PERF_ATTR_SIZE_VER0 || sz > 4096)
@@ -255,12 +258,20 @@ static int parse_event_desc(struct fc *c)
 			idx = pdr_evsel_of_id(r, id);
 		else if (nre == r->nr_evsels)
 			idx = (int)i;
-		ret = idx >= 0 && !r->evsels[idx].name ? pdr_set_name(r, (size_t)idx, name) : 0;
+		ret = apply && idx >= 0 && !r->evsels[idx].name ? pdr_set_name(r, (size_t)idx, name)
+								  : 0;
 		free(name);
 		if (ret)
 			return ret;
 	}
 	return 0;
+}
+
+static int parse_event_desc(struct fc *c)
+{
+	int ret = walk_event_desc(c, false);
+
+	return ret ? ret : walk_event_desc(c, true);
 }
 
 static int parse_group_desc(struct fc *c)
@@ -374,10 +385,19 @@ static int parse_feature(struct fc *c, int f)
 	return ret;
 }
 
+/* Takes back the build ids a damaged BUILD_ID section added after the first nr. */
+static void drop_build_ids(struct perfev_data_reader *r, size_t nr)
+{
+	while (r->nr_bids > nr)
+		free((char *)r->bids[--r->nr_bids].filename);
+}
+
 int pdr_feature(struct perfev_data_reader *r, int f, const unsigned char *p, size_t size,
 		uint64_t off, bool copy)
 {
 	struct fc c = { .r = r, .size = size, .base = off, .name = feat_names[f] };
+	size_t nr_bids = r->nr_bids;
+	int ret;
 
 	forget_feature(r, f);
 	if (copy) {
@@ -393,7 +413,27 @@ int pdr_feature(struct perfev_data_reader *r, int f, const unsigned char *p, siz
 	r->feat[f].size = size;
 	r->feat[f].off = off;
 	c.p = p;
-	return parse_feature(&c, f);
+	ret = parse_feature(&c, f);
+	/*
+	 * The features describe the recording; the data are in the records.
+	 * As perf does, a damaged one is said and left out, and the file is
+	 * read without it.
+	 */
+	if (ret == -PERFEV_ERR_FORMAT) {
+		const char *why = perfev_last_error();
+		char buf[512];
+
+		if (!strncmp(why, "perf.data: ", 11))
+			why += 11;
+		snprintf(buf, sizeof(buf), "%s", why);
+		forget_feature(r, f);
+		if (f == PERFEV_FEAT_BUILD_ID)
+			drop_build_ids(r, nr_bids);
+		pdr_warn(r, "perf.data: the %s section is damaged (%s); it is left out", feat_names[f],
+			 buf);
+		return 0;
+	}
+	return ret;
 }
 
 int pdr_read_features(struct perfev_data_reader *r, const uint64_t *bits)
@@ -406,11 +446,13 @@ int pdr_read_features(struct perfev_data_reader *r, const uint64_t *bits)
 		n += (bits[f / 64] >> (f % 64)) & 1;
 	if (!n)
 		return 0;
-	if (table > r->mem_len || (r->mem_len - table) / 16 < n)
-		return set_error(PERFEV_ERR_FORMAT,
-				 "perf.data: the table of %zu feature sections at offset 0x%llx runs "
-				 "past the end of the file (%zu bytes); the file is truncated",
-				 n, (unsigned long long)table, r->mem_len);
+	if (table > r->mem_len || (r->mem_len - table) / 16 < n) {
+		pdr_warn(r, "perf.data: the table of %zu feature sections at offset 0x%llx runs past "
+			    "the end of the file (%zu bytes): the file is truncated after its data; "
+			    "read without its features (host, command line, build ids, event names)",
+			 n, (unsigned long long)table, r->mem_len);
+		return 0;
+	}
 	for (int f = 0; f < PD_FEAT_BITS; f++) {
 		const unsigned char *e = r->mem + table + 16 * i;
 		uint64_t off, size;
@@ -422,12 +464,13 @@ int pdr_read_features(struct perfev_data_reader *r, const uint64_t *bits)
 		off = pdr_u64(r, e);
 		size = pdr_u64(r, e + 8);
 		name = f > 0 && f < PERFEV_FEAT_LAST ? feat_names[f] : "unknown";
-		if (off > r->mem_len || size > r->mem_len - off)
-			return set_error(PERFEV_ERR_FORMAT,
-					 "perf.data: feature section %d (%s) at offset 0x%llx, %llu "
-					 "bytes, runs past the end of the file (%zu bytes)",
-					 f, name, (unsigned long long)off, (unsigned long long)size,
-					 r->mem_len);
+		if (off > r->mem_len || size > r->mem_len - off) {
+			pdr_warn(r, "perf.data: feature section %d (%s) at offset 0x%llx, %llu bytes, "
+				    "runs past the end of the file (%zu bytes); the section is damaged "
+				    "and left out",
+				 f, name, (unsigned long long)off, (unsigned long long)size, r->mem_len);
+			continue;
+		}
 		if (f == 0 || f >= PERFEV_FEAT_LAST) {
 			pdr_warn(r, "perf.data: feature section %d (at offset 0x%llx, %llu bytes) is "
 				    "unknown to perfev; skipped",

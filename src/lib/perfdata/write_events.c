@@ -226,7 +226,7 @@ int pd_check_events(const struct perfev_data_writer *w)
 		memcpy(all + n, w->attrs[i].ids, w->attrs[i].nr_ids * sizeof(*all));
 		n += w->attrs[i].nr_ids;
 	}
-	qsort(all, total, sizeof(*all), cmp_u64);
+	sort_array(all, total, sizeof(*all), cmp_u64);
 	for (size_t i = 1; i < total; i++) {
 		if (all[i] == all[i - 1]) {
 			ret = set_error(EINVAL, "event id %llu is given twice; each fd's "

@@ -357,11 +357,13 @@ int pd_tracing_data(const struct perfev_data_writer *w, struct pd_buf *b)
 			first = w->attrs[i].name;
 	if (!first)
 		return 0;
-	if (tracefs__find(root, sizeof(root)) < 0)
-		return set_error(PERFEV_ERR_NOTRACEFS,
-				 "event %s is a tracepoint, and perf decodes its samples with the "
-				 "formats in tracefs, but tracefs is not mounted; mount it with "
-				 "'mount -t tracefs nodev /sys/kernel/tracing' (as root)", first);
+	if ((ret = tracefs__find(root, sizeof(root))) < 0) {
+		char why[512];
+
+		snprintf(why, sizeof(why), "%s", perfev_last_error());
+		return set_error(-ret, "event %s is a tracepoint, whose samples perf decodes with "
+				       "the formats in tracefs: %s", first, why);
+	}
 	if (!path_join(s.events, sizeof(s.events), root, "events", NULL, NULL))
 		return set_error(ENAMETOOLONG, "the tracefs path %s is too long", root);
 	ret = 0;
@@ -369,7 +371,7 @@ int pd_tracing_data(const struct perfev_data_writer *w, struct pd_buf *b)
 		if (w->attrs[i].attr.type == PERF_TYPE_TRACEPOINT)
 			ret = td_resolve(&s, &w->attrs[i]);
 	if (!ret) {
-		qsort(s.ev, s.nr, sizeof(*s.ev), cmp_event);
+		sort_array(s.ev, s.nr, sizeof(*s.ev), cmp_event);
 		ret = put_tracing(b, &s, root);
 	}
 	td_set_free(&s);

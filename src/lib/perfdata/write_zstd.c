@@ -162,6 +162,9 @@ size_t pd_zstd_ready(const struct pd_zstd *z, const struct pd_buf *out)
 
 void pd_zstd_consume(struct pd_zstd *z, struct pd_buf *out, size_t n)
 {
+	/* The buffer may never have been grown (NULL) when there is nothing to take. */
+	if (!n)
+		return;
 	memmove(out->p, out->p + n, out->len - n);
 	out->len -= n;
 	if (z->rec_off != SIZE_MAX)

@@ -22,7 +22,7 @@
 #define BG_STACKS 256
 
 struct bg_stack {
-	uint64_t weight;
+	uint64_t weight, time;
 	uint32_t th;
 	uint32_t n;	 /* frames */
 	size_t first; /* path[first .. first + n) of the batch */
@@ -68,7 +68,9 @@ static void *worker(void *arg)
 		for (size_t i = 0; i < b->nr && !err; i++) {
 			const struct bg_stack *s = &b->stacks[i];
 
-			err = profile_insert(bg->p, s->th, b->path + s->first, s->n, s->weight);
+			/* Batches of empty stacks only have no path at all. */
+			err = profile_insert(bg->p, s->th, s->n ? b->path + s->first : NULL, s->n,
+					     s->weight, s->time);
 		}
 		b->nr = 0;
 		b->nr_path = 0;
@@ -141,7 +143,7 @@ static int bg_error(struct profile_bg *bg, int err)
 }
 
 int profile_bg_add(struct perfev_profile *p, uint32_t th, const uint32_t *path, size_t n,
-		   uint64_t weight)
+		   uint64_t weight, uint64_t time)
 {
 	struct profile_bg *bg = p->bg;
 	struct bg_batch *b = &bg->batches[bg->fill];
@@ -152,7 +154,7 @@ int profile_bg_add(struct perfev_profile *p, uint32_t th, const uint32_t *path, 
 		return set_error(ENOMEM, "profile: out of memory");
 	if (n)
 		memcpy(b->path + b->nr_path, path, n * sizeof(*path));
-	b->stacks[b->nr++] = (struct bg_stack){ weight, th, (uint32_t)n, b->nr_path };
+	b->stacks[b->nr++] = (struct bg_stack){ weight, time, th, (uint32_t)n, b->nr_path };
 	b->nr_path += n;
 	bg->pending = true;
 	if (b->nr < BG_STACKS)

@@ -51,6 +51,7 @@ void perfev_profile__delete(struct perfev_profile *p)
 	profile_bg_stop(p->bg);
 	free(p->nodes);
 	free(p->frames);
+	free(p->frame_maps);
 	free(p->threads);
 	free(p->path);
 	free(p->keys);
@@ -61,6 +62,9 @@ void perfev_profile__delete(struct perfev_profile *p)
 	free(p->prev);
 	table_free(p->children, p->cap_children, sizeof(*p->children));
 	free(p->frame_of_id);
+	free(p->times);
+	free(p->time_nodes);
+	free(p->time_weights);
 	idxhash_free(&p->frame_hash);
 	idxhash_free(&p->thread_hash);
 	free(p);
@@ -100,9 +104,12 @@ static uint64_t frame_hash(const struct perfev_profile_frame *f)
 static int64_t append_frame(struct perfev_profile *p, const struct perfev_profile_frame *f)
 {
 	if (p->nr_frames >= PERFEV_PROFILE_NONE - 1 ||
-	    !array_grow((void **)&p->frames, &p->cap_frames, p->nr_frames + 1, sizeof(*p->frames)))
+	    !array_grow((void **)&p->frames, &p->cap_frames, p->nr_frames + 1, sizeof(*p->frames)) ||
+	    !array_grow((void **)&p->frame_maps, &p->cap_frame_maps, p->nr_frames + 1,
+			sizeof(*p->frame_maps)))
 		return -1;
 	p->frames[p->nr_frames] = *f;
+	p->frame_maps[p->nr_frames] = p->cur_map;
 	return p->nr_frames++;
 }
 
@@ -170,6 +177,8 @@ static bool push(struct perfev_profile *p, size_t *n, int64_t frame)
 static bool add_frame(struct perfev_profile *p, size_t *n, const struct perfev_frame *fr, bool by_id)
 {
 	struct perfev_profile_frame f = { .dso = fr->dso, .sym = fr->sym, .kernel = fr->kernel };
+
+	p->cur_map = fr->map;
 
 	if (!f.sym)
 		f.addr = fr->addr;
@@ -240,6 +249,12 @@ static bool add_frame(struct perfev_profile *p, size_t *n, const struct perfev_f
 int perfev_profile__add(struct perfev_profile *p, const struct perfev_thread *t,
 			const struct perfev_frame *frames, size_t nr, uint64_t weight)
 {
+	return perfev_profile__add_at(p, t, frames, nr, weight, 0);
+}
+
+int perfev_profile__add_at(struct perfev_profile *p, const struct perfev_thread *t,
+			   const struct perfev_frame *frames, size_t nr, uint64_t weight, uint64_t time)
+{
 	struct perfev_profile_thread pt = { "", -1, -1 };
 	int64_t th;
 	size_t n = 0;
@@ -268,8 +283,8 @@ int perfev_profile__add(struct perfev_profile *p, const struct perfev_thread *t,
 		if (!add_frame(p, &n, &frames[i], by_id))
 			return set_error(ENOMEM, "profile: out of memory");
 	if (p->bg)
-		return profile_bg_add(p, th, p->path, n, weight);
-	return profile_insert(p, th, p->path, n, weight);
+		return profile_bg_add(p, th, p->path, n, weight, time);
+	return profile_insert(p, th, p->path, n, weight, time);
 }
 
 int perfev_profile__sync(struct perfev_profile *p)
@@ -319,6 +334,30 @@ const struct perfev_profile_thread *perfev_profile__thread(const struct perfev_p
 {
 	settle(p);
 	return i < p->nr_threads ? &p->threads[i] : NULL;
+}
+
+const struct perfev_map *perfev_profile__frame_map(const struct perfev_profile *p, size_t i)
+{
+	settle(p);
+	return i < p->nr_frames ? p->frame_maps[i] : NULL;
+}
+
+size_t perfev_profile__nr_timed(const struct perfev_profile *p)
+{
+	settle(p);
+	return p->nr_times;
+}
+
+int perfev_profile__timed(const struct perfev_profile *p, size_t i, uint64_t *time, uint32_t *node,
+			  uint64_t *weight)
+{
+	settle(p);
+	if (i >= p->nr_times)
+		return -ENOENT;
+	*time = p->times[i];
+	*node = p->time_nodes[i];
+	*weight = p->time_weights[i];
+	return 0;
 }
 
 const char *perfev_profile_frame__name(const struct perfev_profile_frame *f, char *buf,

@@ -25,6 +25,10 @@ struct perfev_profile {
 	unsigned children_bits;
 	struct perfev_profile_frame *frames;
 	size_t nr_frames, cap_frames;
+	/* Each frame's first map, beside frames; cur_map: the map of the frame being added. */
+	const struct perfev_map **frame_maps;
+	size_t cap_frame_maps;
+	const struct perfev_map *cur_map;
 	/*
 	 * Frames [0, nr_hashed) are in frame_hash.  While every frame came by
 	 * a new id of one session, none need be: ids already tell them apart.
@@ -66,21 +70,31 @@ struct perfev_profile {
 	uint32_t id_space;
 	/* With opts.background: the thread that inserts stacks, else NULL. */
 	struct profile_bg *bg;
+	/* With opts.times: each sample's time, the node it ended in and its weight, in the order added. */
+	uint64_t *times, *time_weights;
+	uint32_t *time_nodes;
+	size_t nr_times, cap_times;
 };
 
+
+/*
+ * Node i of p, for the writers' loops over millions of nodes: no call, no
+ * wait.  Valid once the profile has settled (write_opts() makes sure).
+ */
+#define PNODE(p, i) (&(p)->nodes[(i)])
 
 /*
  * Inserts one stack of thread th, as frame indices outermost first, now, on
  * the calling thread; 0 or -errno with the error set.
  */
 int profile_insert(struct perfev_profile *p, uint32_t th, const uint32_t *path, size_t n,
-		   uint64_t weight);
+		   uint64_t weight, uint64_t time);
 
 /* Starts the inserting thread; false when it cannot (then stacks are inserted in place). */
 bool profile_bg_start(struct perfev_profile *p);
 /* Queues one stack for profile_insert(), copied; 0, or the error an earlier stack met (-errno, error set). */
 int profile_bg_add(struct perfev_profile *p, uint32_t th, const uint32_t *path, size_t n,
-		   uint64_t weight);
+		   uint64_t weight, uint64_t time);
 /* Waits until every queued stack is in the tree; 0 or the first error. */
 int profile_bg_sync(struct profile_bg *bg);
 /* True when stacks were queued since the last sync (read by the adding thread only). */

@@ -92,8 +92,33 @@ static int64_t child(struct perfev_profile *p, uint32_t parent, uint32_t frame, 
 	return p->nr_nodes++;
 }
 
+/* With opts.times, the sample's time, the node it ended in and its weight. */
+static int keep_time(struct perfev_profile *p, uint64_t time, uint32_t node, uint64_t weight)
+{
+	if (p->nr_times == p->cap_times) {
+		size_t cap = p->cap_times ? p->cap_times * 2 : 4096;
+		uint64_t *t = realloc(p->times, cap * sizeof(*t)), *w = NULL;
+		uint32_t *n = NULL;
+
+		if (t)
+			p->times = t;
+		w = t ? realloc(p->time_weights, cap * sizeof(*w)) : NULL;
+		if (w)
+			p->time_weights = w;
+		n = w ? realloc(p->time_nodes, cap * sizeof(*n)) : NULL;
+		if (!n)
+			return set_error(ENOMEM, "profile: out of memory");
+		p->time_nodes = n;
+		p->cap_times = cap;
+	}
+	p->times[p->nr_times] = time;
+	p->time_weights[p->nr_times] = weight;
+	p->time_nodes[p->nr_times++] = node;
+	return 0;
+}
+
 int profile_insert(struct perfev_profile *p, uint32_t th, const uint32_t *path, size_t n,
-		   uint64_t weight)
+		   uint64_t weight, uint64_t time)
 {
 	int64_t node;
 	uint64_t key = thread_key(th);
@@ -168,5 +193,5 @@ int profile_insert(struct perfev_profile *p, uint32_t th, const uint32_t *path, 
 	ps->nr = n;
 	p->nodes[node].self += weight;
 	p->nodes[node].self_samples++;
-	return 0;
+	return p->opts.times ? keep_time(p, time, (uint32_t)node, weight) : 0;
 }

@@ -139,7 +139,7 @@ static int build_id_index(struct perfev_evlist *el)
 			if (ev->fds[s] >= 0 && ev->ids[s])
 				el->id_index[n++] = (struct evlist_id){ ev->ids[s], ev };
 	}
-	qsort(el->id_index, (size_t)n, sizeof(*el->id_index), cmp_id);
+	sort_array(el->id_index, (size_t)n, sizeof(*el->id_index), cmp_id);
 	el->nr_ids = n;
 	return 0;
 }
@@ -296,7 +296,7 @@ struct perfev_evsel *perfev_evlist__evsel_by_id(const struct perfev_evlist *el, 
 	if (!el || !id || !el->cpus || !el->threads)
 		return NULL;
 	if (el->id_index) {
-		hit = bsearch(&key, el->id_index, (size_t)el->nr_ids, sizeof(key), cmp_id);
+		hit = search_array(&key, el->id_index, (size_t)el->nr_ids, sizeof(key), cmp_id);
 		return hit ? hit->evsel : NULL;
 	}
 	/* Not mapped: a list used for counting only, looked up rarely. */

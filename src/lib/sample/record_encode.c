@@ -197,3 +197,35 @@ int perfev_sample__encode(const struct perfev_sample_fmt *fmt, const struct perf
 	err = encode(fmt, s, &w);
 	return err ? err : (int)w.off;
 }
+
+int perfev_sample_id__encode(const struct perfev_sample_fmt *fmt, const struct perfev_sample_id *id,
+			     void *buf, size_t size)
+{
+	uint64_t t = fmt ? fmt->sample_type : 0;
+	size_t need = fmt && fmt->sample_id_all ? sample_id__size(fmt) : 0;
+	struct wr w = { .p = buf };
+
+	if (!fmt || !id || (!buf && size))
+		return set_error(EINVAL, "sample_id encode: no format, id or buffer given");
+	if (!buf)
+		return (int)need;
+	if (size < need)
+		return set_error(ENOSPC, "sample_id encode: the trailer needs %zu bytes, the buffer "
+					 "has %zu", need, size);
+	if (!need)
+		return 0;
+	/* The order sample_id__parse() reads, which is the kernel's. */
+	if (t & PERF_SAMPLE_TID)
+		w_u32x2(&w, id->pid, id->tid);
+	if (t & PERF_SAMPLE_TIME)
+		w_u64(&w, id->time);
+	if (t & PERF_SAMPLE_ID)
+		w_u64(&w, id->id);
+	if (t & PERF_SAMPLE_STREAM_ID)
+		w_u64(&w, id->stream_id);
+	if (t & PERF_SAMPLE_CPU)
+		w_u32x2(&w, id->cpu, id->cpu_res);
+	if (t & PERF_SAMPLE_IDENTIFIER)
+		w_u64(&w, id->identifier);
+	return (int)w.off;
+}

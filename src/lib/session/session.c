@@ -369,14 +369,21 @@ static int deliver(struct perfev_session *s, const struct perfev_data_event *ev,
 	switch (rec->type) {
 	case PERF_RECORD_SAMPLE:
 		return deliver_sample(s, ev, fn, ctx);
+	/*
+	 * perf's rule (machines__deliver_event() in tools/perf/util/session.c):
+	 * the kernel's LOST records and the LOST_SAMPLES records are counted
+	 * apart, never added, since a recorder's LOST_SAMPLES summary (perf
+	 * since 6.0, perfev) counts the same loss again; a report's "Lost
+	 * Samples" are the LOST_SAMPLES, and samples a BPF filter dropped are
+	 * no loss.
+	 */
 	case PERF_RECORD_LOST:
 		s->stats.nr_lost += rec->lost.lost;
 		s->stats.nr_lost_events++;
-		es = evsel_stats(s, perfev_data_reader__evsel_of_id(s->reader, rec->lost.id));
-		if (es)
-			es->lost += rec->lost.lost;
 		return 0;
 	case PERF_RECORD_LOST_SAMPLES:
+		if (rec->misc & PERFEV_RECORD_MISC_LOST_SAMPLES_BPF)
+			return 0;
 		s->stats.nr_lost_samples += rec->lost_samples.lost;
 		es = evsel_stats(s, ev->evsel);
 		if (es)
@@ -440,7 +447,7 @@ static int flush(struct perfev_session *s, uint64_t limit, perfev_session_sample
 
 	if (!s->nr_q)
 		return 0;
-	qsort(s->q, s->nr_q, sizeof(*s->q), qent_cmp);
+	sort_array(s->q, s->nr_q, sizeof(*s->q), qent_cmp);
 	for (i = 0; i < s->nr_q && s->q[i].time <= limit; i++) {
 		const struct qent *e = &s->q[i];
 		const struct perfev_sample_fmt *fmt =

@@ -79,6 +79,14 @@ bool perfev_dso__is_kernel(const struct perfev_dso *d)
 	return d && d->kind == DSO_KERNEL;
 }
 
+size_t perfev_dso__build_id(const struct perfev_dso *d, uint8_t *id, size_t size)
+{
+	size_t n = d->build_id_size < size ? d->build_id_size : size;
+
+	memcpy(id, d->build_id, n);
+	return d->build_id_size;
+}
+
 uint64_t perfev_dso__map_ip(struct perfev_dso *d, uint64_t ip, uint64_t map_start,
 			    uint64_t map_pgoff)
 {

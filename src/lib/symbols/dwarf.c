@@ -153,7 +153,7 @@ static int index_cus(Dwarf *dw, struct addr_cache *c)
 		c->ncus++;
 	}
 	if (c->nranges)
-		qsort(c->ranges, c->nranges, sizeof(*c->ranges), cmp_range);
+		sort_array(c->ranges, c->nranges, sizeof(*c->ranges), cmp_range);
 	return 0;
 }
 

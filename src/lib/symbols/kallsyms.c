@@ -147,11 +147,13 @@ int kallsyms__parse(struct perfev_dso *d, const char *text, size_t len)
 			 bad);
 	if (lines && !nonzero) {
 		sym_builder__abort(&b);
-		dso__set_error(d, EACCES,
-			       "%s: all %zu addresses read as 0: the kernel hides its addresses "
-			       "(kernel.kptr_restrict); run as root with kptr_restrict 0 or 1, or set "
-			       "it with 'sysctl kernel.kptr_restrict=0'",
-			       d->sym_file ? d->sym_file : d->name, lines);
+		char why[512] = "the kernel it was copied from hid its addresses "
+				"(kernel.kptr_restrict): copy it where they show";
+		const char *file = d->sym_file ? d->sym_file : d->name;
+
+		if (!strcmp(file, "/proc/kallsyms"))
+			explain_hidden_kptrs(why, sizeof(why));
+		dso__set_error(d, EACCES, "%s: all %zu addresses read as 0: %s", file, lines, why);
 		return -EACCES;
 	}
 	err = sym_builder__finish(&b, page_end(last));

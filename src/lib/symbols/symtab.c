@@ -185,7 +185,7 @@ int sym_builder__finish(struct sym_builder *b, uint64_t last_end)
 	}
 	for (size_t i = 0; i < b->n; i++)
 		t[i] = (struct sym_sort){ b->syms[i], b->prio[i], b->last_wins, i };
-	qsort(t, b->n, sizeof(*t), cmp_sort);
+	sort_array(t, b->n, sizeof(*t), cmp_sort);
 	uint64_t sized_end = 0;
 
 	for (size_t i = 0; i < b->n; i++) {

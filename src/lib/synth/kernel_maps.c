@@ -30,18 +30,10 @@ struct mmap_body {
 
 static int hide_error(const char *what, const char *file)
 {
-	char path[256], val[32] = "?";
-	int n;
+	char why[512];
 
-	sys_root__path(path, sizeof(path), "/proc/sys/kernel/kptr_restrict");
-	n = read_text_file(path, val, sizeof(val));
-	if (n > 0 && val[n - 1] == '\n')
-		val[n - 1] = '\0';
-	return set_error(EACCES,
-			 "%s: %s reads as address 0: the kernel hides its addresses "
-			 "(/proc/sys/kernel/kptr_restrict is %s); run as root with kptr_restrict 0 or 1, "
-			 "or set it with 'sysctl kernel.kptr_restrict=0'",
-			 file, what, val);
+	explain_hidden_kptrs(why, sizeof(why));
+	return set_error(EACCES, "%s: %s reads as address 0: %s", file, what, why);
 }
 
 static int hex_u64(const char *s, size_t len, uint64_t *out)
@@ -304,7 +296,7 @@ static void find_module_paths(struct kmod *mods, size_t nr)
 	len = slurp(path, &text);
 	if (len < 0)
 		return;
-	qsort(mods, nr, sizeof(*mods), kmod_cmp);
+	sort_array(mods, nr, sizeof(*mods), kmod_cmp);
 	for (char *line = text, *next; line < text + len; line = next) {
 		char *colon, *base, *ko, key[64];
 		struct kmod k, *hit;
@@ -325,7 +317,7 @@ static void find_module_paths(struct kmod *mods, size_t nr)
 		key[ko - base] = '\0';
 		kmod_norm(key);
 		memcpy(k.name, key, sizeof(key));
-		hit = bsearch(&k, mods, nr, sizeof(*mods), kmod_cmp);
+		hit = search_array(&k, mods, nr, sizeof(*mods), kmod_cmp);
 		if (!hit || hit->path)
 			continue;
 		/* Relative to the release's directory; older depmods wrote absolute paths. */
@@ -357,7 +349,7 @@ static int synth_modules(struct synth_out *o)
 		return ret;
 	find_module_paths(mods, nr);
 	/* In address order, as perf's kernel maps list them. */
-	qsort(mods, nr, sizeof(*mods), kmod_addr_cmp);
+	sort_array(mods, nr, sizeof(*mods), kmod_addr_cmp);
 	for (size_t i = 0; i < nr && !ret; i++) {
 		struct mmap_body b = { HOST_KERNEL_PID, 0, mods[i].addr, mods[i].size, 0 };
 		char name[80];

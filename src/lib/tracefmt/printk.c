@@ -66,8 +66,7 @@ int tf_printk_parse(struct perfev_tracefmt *t, const char *text, size_t len)
 		}
 		text += n + (nl != NULL);
 	}
-	if (t->nr_printk > 1)
-		qsort(t->printk, t->nr_printk, sizeof(*t->printk), cmp_printk);
+	sort_array(t->printk, t->nr_printk, sizeof(*t->printk), cmp_printk);
 	return 0;
 }
 
@@ -78,6 +77,6 @@ const char *tf_printk_find(const struct perfev_tracefmt *t, uint64_t addr)
 
 	if (!t || !t->nr_printk)
 		return NULL;
-	p = bsearch(&key, t->printk, t->nr_printk, sizeof(*p), cmp_printk);
+	p = search_array(&key, t->printk, t->nr_printk, sizeof(*p), cmp_printk);
 	return p ? p->str : NULL;
 }

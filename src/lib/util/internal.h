@@ -7,6 +7,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/types.h>
 
@@ -75,6 +76,27 @@ ssize_t read_fd_all(int fd, char **buf, size_t *cap);
 /* Reads an unsigned integer (decimal, or 0x hex) from a sysfs/procfs file. */
 int read_u64_file(const char *path, uint64_t *val);
 
+/*
+ * Length (2 to 4) of the well-formed UTF-8 sequence of a multi-byte
+ * character at s (n bytes left), with its code point in *cp; 0 when the
+ * bytes are not one (overlong, surrogate, beyond U+10FFFF, cut short).
+ */
+size_t utf8_len(const unsigned char *s, size_t n, uint32_t *cp);
+
+/* access.c: sysctls and capabilities (read under sys_root), INT_MIN when unreadable. */
+#define CAP_SYSLOG_BIT 34
+#define CAP_PERFMON_BIT 38
+#define CAP_SYS_ADMIN_BIT 21
+int sysctl_perf_paranoid(void);
+int sysctl_kptr_restrict(void);
+/* Whether the calling process has capability cap in its effective set. */
+bool has_capability(int cap);
+/*
+ * Why /proc/kallsyms and the like read as address 0 for this process, and
+ * what would show them here (kptr_restrict, perf_event_paranoid, CAP_SYSLOG).
+ */
+void explain_hidden_kptrs(char *buf, size_t size);
+
 /* The value of a hex digit, -1 for any other byte. */
 static inline int hex_digit(char c)
 {
@@ -85,6 +107,23 @@ static inline int hex_digit(char c)
 	if (c >= 'A' && c <= 'F')
 		return c - 'A' + 10;
 	return -1;
+}
+
+/*
+ * qsort() and bsearch() of what may be an empty array never grown (NULL):
+ * the C library declares their base nonnull even for 0 elements, and a
+ * sanitized build aborts on it.  Every sort and search goes through these.
+ */
+static inline void sort_array(void *base, size_t n, size_t size,
+			      int (*cmp)(const void *, const void *))
+{
+	if (n > 1)
+		qsort(base, n, size, cmp);
+}
+static inline void *search_array(const void *key, const void *base, size_t n, size_t size,
+				 int (*cmp)(const void *, const void *))
+{
+	return n ? bsearch(key, base, n, size, cmp) : NULL;
 }
 
 /* Overflow-checked size arithmetic. */

@@ -15,8 +15,12 @@
 
 #define MAX_DEPTH 256
 
-/* Where escaped text goes: a FILE, or a buffer that keeps whole pieces while they fit. */
+struct perfev_json;
+static void put(struct perfev_json *j, const char *p, size_t n);
+
+/* Where escaped text goes: a writer's buffer, a FILE, or a buffer that keeps whole pieces while they fit. */
 struct sink {
+	struct perfev_json *j;
 	FILE *f;
 	char *buf;
 	size_t size, len;
@@ -25,6 +29,10 @@ struct sink {
 
 static void emit(struct sink *k, const char *p, size_t n)
 {
+	if (k->j) {
+		put(k->j, p, n);
+		return;
+	}
 	if (k->f) {
 		fwrite(p, 1, n, k->f);
 		return;
@@ -36,8 +44,7 @@ static void emit(struct sink *k, const char *p, size_t n)
 	k->len += n;
 }
 
-/* Length of the valid UTF-8 sequence at s (of n bytes left), or 0 when it is not one. */
-static size_t utf8_len(const unsigned char *s, size_t n, uint32_t *cp)
+size_t utf8_len(const unsigned char *s, size_t n, uint32_t *cp)
 {
 	unsigned char c = s[0];
 	size_t len;
@@ -143,13 +150,50 @@ size_t perfev_json_escape(char *buf, size_t size, const char *s, size_t len, uns
 	return k.len;
 }
 
+#define JSON_BUF 65536
+
 struct perfev_json {
 	FILE *f;
 	unsigned flags;
 	int depth;	/* levels open */
 	bool bad;	/* nesting went wrong */
 	bool need_comma[MAX_DEPTH + 1];
+	/* Bytes not yet handed to f: profiles write millions of small values. */
+	size_t len;
+	char buf[JSON_BUF];
 };
+
+static void flush_buf(struct perfev_json *j)
+{
+	if (j->len)
+		fwrite(j->buf, 1, j->len, j->f);
+	j->len = 0;
+}
+
+static void put(struct perfev_json *j, const char *p, size_t n)
+{
+	if (j->len + n > sizeof(j->buf)) {
+		flush_buf(j);
+		if (n > sizeof(j->buf)) {
+			fwrite(p, 1, n, j->f);
+			return;
+		}
+	}
+	memcpy(j->buf + j->len, p, n);
+	j->len += n;
+}
+
+static void putch(struct perfev_json *j, char c)
+{
+	if (j->len == sizeof(j->buf))
+		flush_buf(j);
+	j->buf[j->len++] = c;
+}
+
+void perfev_json__flush(struct perfev_json *j)
+{
+	flush_buf(j);
+}
 
 struct perfev_json *perfev_json__new(FILE *f, unsigned flags)
 {
@@ -168,6 +212,7 @@ int perfev_json__delete(struct perfev_json *j)
 
 	if (!j)
 		return 0;
+	flush_buf(j);
 	if (fflush(j->f) || ferror(j->f))
 		err = set_error(errno ? errno : EIO, "JSON writer: writing failed: %s",
 				strerror(errno ? errno : EIO));
@@ -180,22 +225,33 @@ int perfev_json__delete(struct perfev_json *j)
 
 static void indent(struct perfev_json *j)
 {
-	fputc('\n', j->f);
+	putch(j, '\n');
 	for (int i = 0; i < j->depth; i++)
-		fputs("  ", j->f);
+		put(j, "  ", 2);
+}
+
+/* A string literal into the writer's buffer. */
+static void jstring(struct perfev_json *j, const char *s, size_t len)
+{
+	struct sink k = { .j = j };
+
+	escape(&k, s ? s : "", s ? len : 0, j->flags);
 }
 
 /* Before a value: the comma after the previous one, the line break, and the key. */
 static void sep(struct perfev_json *j, const char *key)
 {
 	if (j->need_comma[j->depth])
-		fputc(',', j->f);
+		putch(j, ',');
 	if ((j->flags & PERFEV_JSON_PRETTY) && j->depth)
 		indent(j);
 	j->need_comma[j->depth] = true;
 	if (key) {
-		perfev_json_write_string(j->f, key, strlen(key), j->flags);
-		fputs(j->flags & PERFEV_JSON_PRETTY ? ": " : ":", j->f);
+		jstring(j, key, strlen(key));
+		if (j->flags & PERFEV_JSON_PRETTY)
+			put(j, ": ", 2);
+		else
+			putch(j, ':');
 	}
 }
 
@@ -203,13 +259,13 @@ static void sep(struct perfev_json *j, const char *key)
 static void done(struct perfev_json *j)
 {
 	if (!j->depth)
-		fputc('\n', j->f);
+		putch(j, '\n');
 }
 
 static void open_(struct perfev_json *j, const char *key, char c)
 {
 	sep(j, key);
-	fputc(c, j->f);
+	putch(j, c);
 	if (j->depth == MAX_DEPTH) {
 		j->bad = true;
 		return;
@@ -227,7 +283,7 @@ static void close_(struct perfev_json *j, char c)
 		j->depth--;
 	if ((j->flags & PERFEV_JSON_PRETTY) && had)
 		indent(j);
-	fputc(c, j->f);
+	putch(j, c);
 	done(j);
 }
 
@@ -254,7 +310,7 @@ void perfev_json__arr_end(struct perfev_json *j)
 void perfev_json__strn(struct perfev_json *j, const char *key, const char *val, size_t len)
 {
 	sep(j, key);
-	perfev_json_write_string(j->f, val, len, j->flags);
+	jstring(j, val, len);
 	done(j);
 }
 
@@ -263,40 +319,55 @@ void perfev_json__str(struct perfev_json *j, const char *key, const char *val)
 	perfev_json__strn(j, key, val, val ? strlen(val) : 0);
 }
 
+/* Digits by hand: profiles write millions of numbers, and printf's parsing costs more than they do. */
+static void put_u64(struct perfev_json *j, uint64_t v, bool minus)
+{
+	char buf[24], *p = buf + sizeof(buf);
+
+	do
+		*--p = (char)('0' + v % 10);
+	while (v /= 10);
+	if (minus)
+		*--p = '-';
+	put(j, p, (size_t)(buf + sizeof(buf) - p));
+}
+
 void perfev_json__u64(struct perfev_json *j, const char *key, uint64_t val)
 {
 	sep(j, key);
-	fprintf(j->f, "%llu", (unsigned long long)val);
+	put_u64(j, val, false);
 	done(j);
 }
 
 void perfev_json__i64(struct perfev_json *j, const char *key, int64_t val)
 {
 	sep(j, key);
-	fprintf(j->f, "%lld", (long long)val);
+	put_u64(j, val < 0 ? 0 - (uint64_t)val : (uint64_t)val, val < 0);
 	done(j);
 }
 
 void perfev_json__double(struct perfev_json *j, const char *key, double val)
 {
+	char buf[32];
+
 	sep(j, key);
 	if (isfinite(val))
-		fprintf(j->f, "%.6g", val);
+		put(j, buf, (size_t)snprintf(buf, sizeof(buf), "%.6g", val));
 	else
-		fputs("null", j->f);
+		put(j, "null", 4);
 	done(j);
 }
 
 void perfev_json__bool(struct perfev_json *j, const char *key, bool val)
 {
 	sep(j, key);
-	fputs(val ? "true" : "false", j->f);
+	put(j, val ? "true" : "false", val ? 4 : 5);
 	done(j);
 }
 
 void perfev_json__null(struct perfev_json *j, const char *key)
 {
 	sep(j, key);
-	fputs("null", j->f);
+	put(j, "null", 4);
 	done(j);
 }

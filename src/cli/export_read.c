@@ -1,0 +1,231 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * A recording read into the profiles perfev export and perfev flamegraph
+ * write: one per event, its weights named as the event's unit (a CPU clock
+ * counts nanoseconds), through the same filters as perfev report.
+ */
+#include <errno.h>
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "cli.h"
+#include "export.h"
+
+struct read_state {
+	const struct export_input *in;
+	struct export_data *d;
+};
+
+static int on_sample(void *ctx, const struct perfev_session_sample *ss)
+{
+	struct read_state *st = ctx;
+	struct export_data *d = st->d;
+	size_t nr = ss->nr_frames;
+
+	if (ss->evsel < 0)
+		return 0;
+	if ((size_t)ss->evsel >= d->nr_profiles) {
+		size_t n = (size_t)ss->evsel + 1;
+		struct perfev_profile **p = realloc(d->profiles, n * sizeof(*p));
+
+		if (!p)
+			return -ENOMEM;
+		memset(p + d->nr_profiles, 0, (n - d->nr_profiles) * sizeof(*p));
+		d->profiles = p;
+		d->nr_profiles = n;
+	}
+	if (!d->profiles[ss->evsel]) {
+		struct perfev_profile_opts po = { .sz = sizeof(po), .inlines = st->in->inlines,
+						  .background = true, .times = st->in->times };
+
+		d->profiles[ss->evsel] = perfev_profile__new(&po);
+		if (!d->profiles[ss->evsel])
+			return -ENOMEM;
+	}
+	if (st->in->max_stack && nr > st->in->max_stack)
+		nr = st->in->max_stack;
+	return perfev_profile__add_at(d->profiles[ss->evsel], ss->thread, ss->frames, nr, ss->period,
+				      ss->ev->rec.sample.time)
+		       ? -ENOMEM
+		       : 0;
+}
+
+static bool is_cpu_clock(const struct perf_event_attr *a)
+{
+	return a->type == PERF_TYPE_SOFTWARE &&
+	       (a->config == PERF_COUNT_SW_CPU_CLOCK || a->config == PERF_COUNT_SW_TASK_CLOCK);
+}
+
+/* Each event's profile as a series: its name, and its weights' unit. */
+static bool make_series(struct export_data *d)
+{
+	struct perfev_data_reader *r = perfev_session__reader(d->s);
+	bool cpu_named = false;
+
+	d->series = calloc(d->nr_profiles ? d->nr_profiles : 1, sizeof(*d->series));
+	if (!d->series)
+		return false;
+	for (size_t i = 0; i < d->nr_profiles; i++) {
+		const struct perf_event_attr *a = perfev_data_reader__attr(r, i);
+		struct perfev_profile_series *s;
+
+		if (!d->profiles[i])
+			continue;
+		s = &d->series[d->nr_series++];
+		s->profile = d->profiles[i];
+		s->name = perfev_data_reader__evsel_name(r, i);
+		if (a && !a->freq)
+			s->period = a->sample_period;
+		if (a && is_cpu_clock(a)) {
+			/* At a frequency, a clock's period is a share of a second. */
+			if (a->freq && a->sample_freq)
+				s->period = 1000000000ull / a->sample_freq;
+			/* pprof's name for CPU time; a second clock event keeps its own name. */
+			s->type = cpu_named ? s->name : "cpu";
+			s->unit = "nanoseconds";
+			cpu_named = true;
+		}
+	}
+	return true;
+}
+
+/*
+ * pprof's time_nanos is wall-clock time; the samples' clock is the
+ * machine's monotonic one.  A file is finished when its recording ends, so
+ * its modification time less the span of its samples is when they began.
+ */
+static void start_time(struct export_data *d, const char *input)
+{
+	const struct perfev_session_stats *ss = perfev_session__stats(d->s);
+	struct stat st;
+	uint64_t span = ss->last_time > ss->first_time ? ss->last_time - ss->first_time : 0;
+	uint64_t end;
+
+	if (!strcmp(input, "-") || stat(input, &st))
+		return;
+	end = (uint64_t)st.st_mtim.tv_sec * 1000000000ull + (uint64_t)st.st_mtim.tv_nsec;
+	d->start_time_ns = end > span ? end - span : 0;
+}
+
+/* The empty profile a file without samples gives: every format has a valid empty form. */
+static bool empty_profile(struct export_data *d, const struct export_input *in)
+{
+	const struct perfev_session_stats *ss = perfev_session__stats(d->s);
+
+	d->profiles = calloc(1, sizeof(*d->profiles));
+	if (!d->profiles || !(d->profiles[0] = perfev_profile__new(NULL)))
+		return false;
+	d->nr_profiles = 1;
+	if (!in->quiet)
+		cli_note("%s: writing an empty profile", ss->nr_samples
+				 ? "no sample passes the filters (--comm, --pid, --tid, --dso, --event, "
+				   "--time)"
+				 : "the recording holds no samples");
+	return true;
+}
+
+bool export_read(const struct export_input *in, struct export_data *d)
+{
+	struct read_state st = { in, d };
+	bool quiet = in->quiet;
+	uint64_t t0 = cli_now_ns();
+	int err;
+
+	memset(d, 0, sizeof(*d));
+	if (!cli_filter_new(&in->filter, &d->filter))
+		return false;
+	d->s = cli_session_open(in->input, in->no_demangle, &quiet, d->filter, &d->sy);
+	if (!d->s)
+		return false;
+	err = perfev_session__process(d->s, on_sample, &st);
+	for (size_t i = 0; i < d->nr_profiles && err >= 0; i++)
+		if (d->profiles[i])
+			err = perfev_profile__sync(d->profiles[i]);
+	if (err == -ENOMEM) {
+		cli_error("out of memory reading '%s'", in->input);
+		return false;
+	}
+	if (err < 0)
+		cli_error("'%s' is damaged: %s; the output covers the records before that point",
+			  in->input, perfev_last_error());
+	if (!d->nr_profiles && !empty_profile(d, in)) {
+		cli_error("out of memory");
+		return false;
+	}
+	if (!make_series(d)) {
+		cli_error("out of memory");
+		return false;
+	}
+	if (!d->nr_series) { /* events with no profile only: the empty one is series 0 */
+		d->series[0].profile = d->profiles[0];
+		d->nr_series = 1;
+	}
+	start_time(d, in->input);
+	snprintf(d->title, sizeof(d->title), "%s", strcmp(in->input, "-") ? in->input : "standard input");
+	if (in->verbose)
+		cli_note("%" PRIu64 " samples read into %zu profiles in %.3f s",
+			 perfev_session__stats(d->s)->nr_samples, d->nr_series, (cli_now_ns() - t0) / 1e9);
+	return true;
+}
+
+void export_data_free(struct export_data *d)
+{
+	for (size_t i = 0; i < d->nr_profiles; i++)
+		perfev_profile__delete(d->profiles[i]);
+	free(d->profiles);
+	free(d->series);
+	perfev_session__delete(d->s);
+	perfev_symbolizer__delete(d->sy);
+	perfev_sample_filter__delete(d->filter);
+}
+
+void export_first_series(struct export_data *d, const char *format, bool quiet)
+{
+	if (d->nr_series > 1 && !quiet)
+		cli_note("%s holds one event: writing '%s' (%zu others; --event picks one)", format,
+			 d->series[0].name, d->nr_series - 1);
+	d->nr_series = 1;
+}
+
+FILE *export_open_output(const char *path, bool binary)
+{
+	FILE *f;
+
+	if (!path || !strcmp(path, "-")) {
+		if (binary && isatty(STDOUT_FILENO)) {
+			cli_error("the output is binary and standard output is a terminal; give a file "
+				  "with -o FILE or redirect it");
+			return NULL;
+		}
+		return stdout;
+	}
+	f = fopen(path, "w");
+	if (!f)
+		cli_error("cannot write '%s': %s", path, strerror(errno));
+	return f;
+}
+
+bool export_close_output(FILE *f, const char *path, bool ok)
+{
+	bool to_file = f != stdout;
+	struct stat st;
+
+	if (fflush(f) && ok) {
+		cli_error("cannot write '%s': %s", to_file ? path : "standard output", strerror(errno));
+		ok = false;
+	}
+	if (to_file) {
+		if (fclose(f) && ok) {
+			cli_error("cannot write '%s': %s", path, strerror(errno));
+			ok = false;
+		}
+		/* A half-written file is worse than none: it would be taken for a whole one. */
+		if (!ok && !stat(path, &st) && S_ISREG(st.st_mode))
+			unlink(path);
+	}
+	return ok;
+}

@@ -1,0 +1,483 @@
+// SPDX-License-Identifier: MIT
+// perfev's HTML report: one page, its data inline (the JSON in #perfev-data),
+// nothing fetched.  Views of one selection (event, threads, time range):
+//   - the flame graph (callers below callees) and the icicle of callers
+//     (each sampled function at the top, who called it below), drawn on a
+//     canvas; hover for details, click to zoom, the search highlights;
+//   - the table of functions: self, total (each sample once however often
+//     recursion repeats a function), samples and file, sortable; a row
+//     focuses the graphs on the function;
+//   - the timeline: samples over time; a dragged range selects the samples
+//     every view shows.
+// Weights are the recording's integers; shares are computed from them, so a
+// function's share here is perfev report's.
+'use strict';
+(function () {
+	var D = JSON.parse(document.getElementById('perfev-data').textContent);
+	// Control characters in names (the program's bytes) are shown as \xNN, not drawn as boxes.
+	var STR = D.strings.map(function (s) {
+		return s.replace(/[\u0000-\u001f\u007f]/g, function (c) { return '\\x' + c.charCodeAt(0).toString(16).padStart(2, '0'); });
+	});
+	var KIND_COLORS = {
+		user: function (h) { return 'rgb(' + (200 + h % 55) + ',' + (80 + (h >> 8) % 110) + ',' + (55 + (h >> 16) % 27) + ')'; },
+		kernel: function (h) { return 'rgb(' + (220 + h % 27) + ',' + (110 + (h >> 8) % 55) + ',0)'; },
+		inlined: function (h) { return 'rgb(' + (60 + h % 55) + ',' + (190 + (h >> 8) % 27) + ',' + (190 + (h >> 8) % 27) + ')'; },
+		jit: function (h) { return 'rgb(' + (50 + h % 55) + ',' + (180 + (h >> 8) % 27) + ',' + (50 + h % 55) + ')'; },
+		unknown: function (h) { var g = 170 + h % 27; return 'rgb(' + g + ',' + g + ',' + g + ')'; }
+	};
+	var FRAME_H = 16;
+	var $ = function (id) { return document.getElementById(id); };
+	var S = { si: 0, threads: 'all', b0: -1, b1: -1, search: null, view: 'flame', zoom: 0,
+		  focus: -1, sortKey: 'total', ready: false };
+	var cur = null; // what compute() derived for the selection
+	var drawn = []; // rects on the graph canvas: [x, y, w, merged node]
+
+	function hash(s) {
+		var h = 2166136261;
+		for (var i = 0; i < s.length; i++) h = Math.imul(h ^ s.charCodeAt(i), 16777619) >>> 0;
+		return h;
+	}
+	function fmt(n) { return n.toLocaleString('en'); }
+	function pct(v, of) { return of ? (100 * v / of).toFixed(2) : '0.00'; }
+	function series() { return D.series[S.si]; }
+
+	// ---- the selection: each node's self weight and samples, totals, functions ----
+
+	function threadOk(s) {
+		var ok = new Uint8Array(s.threads.pid.length);
+		for (var t = 0; t < ok.length; t++) {
+			if (S.threads === 'all') ok[t] = 1;
+			else if (S.threads.charAt(0) === 'p') ok[t] = s.threads.pid[t] === +S.threads.slice(2);
+			else ok[t] = t === +S.threads.slice(2);
+		}
+		return ok;
+	}
+
+	function compute() {
+		var s = series(), N = s.nodes.parent.length, par = s.nodes.parent, fn = s.nodes.fn;
+		var self = new Float64Array(N), ss = new Float64Array(N), tot, tots, i, ok = threadOk(s);
+		var tl = s.timeline;
+		if (S.b0 >= 0 && tl) {
+			for (var b = S.b0; b < S.b1; b++)
+				for (i = tl.start[b]; i < tl.start[b + 1]; i++) {
+					self[tl.node[i]] += tl.weight[i];
+					ss[tl.node[i]] += tl.count[i];
+				}
+		} else {
+			for (i = 0; i < N; i++) { self[i] = s.nodes.self[i]; ss[i] = s.nodes.ss[i]; }
+		}
+		for (i = 1; i < N; i++)
+			if (!ok[s.nodes.thread[i]]) { self[i] = 0; ss[i] = 0; }
+		tot = Float64Array.from(self);
+		tots = Float64Array.from(ss);
+		for (i = N - 1; i > 0; i--) { tot[par[i]] += tot[i]; tots[par[i]] += tots[i]; }
+		cur = { s: s, N: N, self: self, ss: ss, tot: tot, tots: tots, par: par, fn: fn };
+		cur.flame = merge(false);
+		cur.icicle = null;
+		cur.table = null;
+	}
+
+	// A tree of functions being merged: typed arrays, children linked (sorted only when drawn),
+	// each (parent, function) found through one Map with exact numeric keys.
+	function Tree(cap, F) {
+		this.n = 1; this.cap = Math.max(cap, 16); this.F = F + 1; this.map = new Map();
+		this.alloc(this.cap);
+		this.parent[0] = -1; this.fn[0] = -1;
+	}
+	Tree.prototype.alloc = function (cap) {
+		var old = this, T = [['parent', Int32Array], ['fn', Int32Array], ['first', Int32Array], ['next', Int32Array],
+			 ['self', Float64Array], ['total', Float64Array], ['samples', Float64Array]];
+		T.forEach(function (t) {
+			var a = new t[1](cap);
+			if (t[0] === 'first' || t[0] === 'next') a.fill(-1);
+			if (old[t[0]]) a.set(old[t[0]]);
+			old[t[0]] = a;
+		});
+		this.cap = cap;
+	};
+	Tree.prototype.child = function (p, f) {
+		var key = p * this.F + f, at = this.map.get(key);
+		if (at !== undefined) return at;
+		if (this.n === this.cap) this.alloc(this.cap * 2);
+		at = this.n++;
+		this.parent[at] = p; this.fn[at] = f;
+		this.next[at] = this.first[p]; this.first[p] = at;
+		this.map.set(key, at);
+		return at;
+	};
+	// Totals and samples from selves: a child comes after its parent.
+	Tree.prototype.sum = function () {
+		for (var i = this.n - 1; i >= 0; i--) {
+			this.total[i] += this.self[i];
+			if (i) { this.total[this.parent[i]] += this.total[i]; this.samples[this.parent[i]] += this.samples[i]; }
+		}
+		this.map = null;
+		this.kidsCache = new Map();
+	};
+	// A node's children in name order, made when first drawn.
+	Tree.prototype.kids = function (k) {
+		var c = this.kidsCache.get(k);
+		if (c) return c;
+		c = [];
+		for (var x = this.first[k]; x >= 0; x = this.next[x]) c.push(x);
+		var fns = series().fns.name, fn = this.fn;
+		c.sort(function (a, b) { var x = STR[fns[fn[a]]], y = STR[fns[fn[b]]]; return x < y ? -1 : x > y ? 1 : 0; });
+		this.kidsCache.set(k, c);
+		return c;
+	};
+
+	// The tree with siblings of one function merged, threads merged; focused: the subtrees of
+	// the focus function's outermost calls, merged under one root.
+	function merge() {
+		var c = cur, N = c.N, par = c.par, fn = c.fn, m = new Tree(N >> 1, series().fns.name.length);
+		var mOf = new Int32Array(N).fill(-1), inFocus = new Uint8Array(N);
+		mOf[0] = 0;
+		for (var i = 1; i < N; i++) {
+			if (!c.tot[i]) continue;
+			var p = par[i], f = fn[i], mp;
+			if (f < 0) { mOf[i] = 0; continue; } // a thread: merged into the root
+			if (S.focus >= 0) {
+				inFocus[i] = inFocus[p] || f === S.focus;
+				if (!inFocus[i]) continue;
+				mp = inFocus[p] ? mOf[p] : 0;
+			} else {
+				mp = mOf[p];
+			}
+			if (mp < 0) continue;
+			var at = m.child(mp, f);
+			mOf[i] = at;
+			m.self[at] += c.self[i];
+			m.samples[at] += c.ss[i];
+		}
+		m.sum();
+		m.tsamples = m.samples;
+		return m;
+	}
+
+	// Callers: each sample's stack from its innermost function outwards, merged.
+	function invert() {
+		var c = cur, N = c.N, par = c.par, fn = c.fn, m = new Tree(N, series().fns.name.length);
+		for (var i = 1; i < N; i++) {
+			if (!c.self[i] || fn[i] < 0) continue;
+			if (S.focus >= 0 && fn[i] !== S.focus) continue;
+			var at = 0;
+			for (var a = i; a > 0 && fn[a] >= 0; a = par[a]) {
+				at = m.child(at, fn[a]);
+				m.samples[at] += c.ss[i];
+				m.total[at] += c.self[i];
+			}
+			m.total[0] += c.self[i];
+			m.samples[0] += c.ss[i];
+		}
+		// Each node's total is already what passed through it: no sums from selves.
+		m.map = null;
+		m.kidsCache = new Map();
+		m.tsamples = m.samples;
+		return m;
+	}
+
+	// Per function: self, total (once per sample: at its outermost node on each path), samples.
+	function table() {
+		var c = cur, s = c.s, F = s.fns.name.length, N = c.N, fn = c.fn, par = c.par;
+		var t = { self: new Float64Array(F), total: new Float64Array(F), samples: new Float64Array(F) };
+		for (var i = 1; i < N; i++) {
+			var f = fn[i];
+			if (f < 0 || !c.tot[i]) continue;
+			t.self[f] += c.self[i];
+			t.samples[f] += c.ss[i];
+			var outer = true;
+			for (var a = par[i]; a > 0; a = par[a]) if (fn[a] === f) { outer = false; break; }
+			if (outer) t.total[f] += c.tot[i];
+		}
+		return t;
+	}
+
+	// ---- search: the share of the samples with a matching function on their stack ----
+
+	function matcher() {
+		if (!S.search) return null;
+		try { var rx = new RegExp(S.search); } catch (e) { return null; }
+		var s = series(), hit = new Uint8Array(s.fns.name.length);
+		for (var f = 0; f < hit.length; f++) hit[f] = rx.test(STR[s.fns.name[f]]) ? 1 : 0;
+		return hit;
+	}
+
+	function matchedShare(hit) {
+		var c = cur, sum = 0, N = c.N, fn = c.fn, par = c.par;
+		var under = new Uint8Array(N);
+		for (var i = 1; i < N; i++) {
+			var h = fn[i] >= 0 && hit[fn[i]];
+			under[i] = under[par[i]] || h;
+			if (h && !under[par[i]]) sum += c.tot[i];
+		}
+		return sum;
+	}
+
+	// ---- drawing ----
+
+	function color(m, k, hit) {
+		if (k === 0) return '#ddd';
+		var f = m.fn[k];
+		if (hit && hit[f]) return 'rgb(230,0,230)';
+		var s = series();
+		return KIND_COLORS[D.kinds[s.fns.kind[f]]](hash(STR[s.fns.name[f]]));
+	}
+
+	function label(m, k) {
+		if (k === 0) return S.focus >= 0 ? STR[series().fns.name[S.focus]] + ' (focus)' : 'all';
+		return STR[series().fns.name[m.fn[k]]];
+	}
+
+	function depthOf(m) {
+		var d = new Int32Array(m.n), max = 0;
+		for (var i = 1; i < m.n; i++) { d[i] = d[m.parent[i]] + 1; if (d[i] > max) max = d[i]; }
+		return { d: d, max: max };
+	}
+
+	function draw() {
+		var m = S.view === 'icicle' ? (cur.icicle = cur.icicle || invert()) : cur.flame;
+		var canvas = $('graph'), ctx, W = canvas.clientWidth || 1200, dep = depthOf(m);
+		var H = (dep.max + 1) * FRAME_H + 4, hit = matcher();
+		var dpr = window.devicePixelRatio || 1, icicle = S.view === 'icicle';
+		canvas.width = W * dpr; canvas.height = H * dpr; canvas.style.height = H + 'px';
+		ctx = canvas.getContext('2d');
+		ctx.scale(dpr, dpr);
+		ctx.font = '12px Verdana, sans-serif';
+		ctx.textBaseline = 'middle';
+		drawn = [];
+		var z = S.zoom < m.n ? S.zoom : 0, zw = m.total[z] || 1;
+		function y(d) { return icicle ? d * FRAME_H : H - 4 - (d + 1) * FRAME_H; }
+		function box(k, x, w, d) {
+			ctx.fillStyle = color(m, k, hit);
+			ctx.fillRect(x, y(d), Math.max(w - 0.5, 0.5), FRAME_H - 1);
+			drawn.push([x, y(d), w, k]);
+			var chars = Math.floor((w - 6) / 7), name = label(m, k);
+			if (chars >= 3) {
+				ctx.fillStyle = '#000';
+				ctx.fillText(name.length <= chars ? name : name.slice(0, chars - 2) + '..', x + 3, y(d) + FRAME_H / 2);
+			}
+		}
+		// The zoomed frame's callers, full width, then its subtree scaled.
+		for (var a = m.parent[z], chain = []; a >= 0; a = m.parent[a]) chain.push(a);
+		chain.forEach(function (k) { box(k, 0, W, dep.d[k]); });
+		(function walk(k, x, w) {
+			box(k, x, w, dep.d[k]);
+			var kx = x;
+			m.kids(k).forEach(function (c) {
+				var cw = m.total[c] / zw * W;
+				if (cw >= 0.3) walk(c, kx, cw);
+				kx += cw;
+			});
+		})(z, 0, W);
+		cur.view = m;
+	}
+
+	function drawTimeline() {
+		var s = series(), tl = s.timeline, canvas = $('timeline');
+		var W = canvas.clientWidth || 1200, H = 64, dpr = window.devicePixelRatio || 1;
+		canvas.width = W * dpr; canvas.height = H * dpr;
+		var ctx = canvas.getContext('2d');
+		ctx.scale(dpr, dpr);
+		ctx.clearRect(0, 0, W, H);
+		if (!tl) {
+			ctx.fillStyle = '#888';
+			ctx.fillText('no sample times in this profile', 8, 30);
+			return;
+		}
+		var nb = tl.start.length - 1, w = new Float64Array(nb), max = 0, ok = threadOk(s), b, i;
+		for (b = 0; b < nb; b++) {
+			for (i = tl.start[b]; i < tl.start[b + 1]; i++)
+				if (ok[s.nodes.thread[tl.node[i]]]) w[b] += tl.weight[i];
+			if (w[b] > max) max = w[b];
+		}
+		var bw = W / nb;
+		for (b = 0; b < nb; b++) {
+			if (!w[b]) continue;
+			var v = w[b] / max, sel = S.b0 < 0 || (b >= S.b0 && b < S.b1);
+			ctx.fillStyle = sel ? 'rgb(' + Math.round(255 - 90 * v) + ',' + Math.round(200 - 170 * v) + ',40)' : '#ccc';
+			ctx.fillRect(b * bw, H - v * (H - 4), Math.max(bw - 0.2, 0.6), v * (H - 4));
+		}
+		if (S.b0 >= 0) {
+			ctx.strokeStyle = '#06c';
+			ctx.lineWidth = 2;
+			ctx.strokeRect(S.b0 * bw, 1, (S.b1 - S.b0) * bw, H - 2);
+		}
+	}
+
+	// ---- the summary line, the table ----
+
+	function nsText(ns) { var s = ns.toString().padStart(10, '0'); return s.slice(0, -9) + '.' + s.slice(-9); }
+
+	function summary() {
+		var s = series(), root = cur.tot[0], all = s.total, hit = matcher();
+		var t = $('total');
+		t.textContent = fmt(cur.tots[0]) + ' samples, ' + fmt(root) + ' ' + s.unit + ' (' + pct(root, all) + '% of ' + s.name + ')';
+		t.setAttribute('data-samples', cur.tots[0]);
+		t.setAttribute('data-weight', root);
+		var r = $('range');
+		if (S.b0 >= 0 && s.timeline) {
+			var t0 = BigInt(s.timeline.t0), bn = BigInt(s.timeline.bucket_ns);
+			var a = t0 + BigInt(S.b0) * bn, b = t0 + BigInt(S.b1) * bn - 1n;
+			r.textContent = 'time ' + nsText(a) + ',' + nsText(b) + ' s';
+			r.setAttribute('data-time', nsText(a) + ',' + nsText(b));
+		} else {
+			r.textContent = '';
+			r.removeAttribute('data-time');
+		}
+		if (hit) {
+			var share = pct(matchedShare(hit), root);
+			$('matched').textContent = 'Matched: ' + share + '%';
+			$('matched').setAttribute('data-share', share);
+		} else {
+			$('matched').textContent = S.search ? 'bad regular expression' : '';
+			$('matched').removeAttribute('data-share');
+		}
+		$('focus').textContent = s.samples ? '' : 'This profile holds no samples.';
+		if (S.focus >= 0) {
+			$('focus').textContent = 'Focused on ' + STR[s.fns.name[S.focus]];
+			var b2 = document.createElement('button');
+			b2.textContent = 'unfocus';
+			b2.onclick = function () { S.focus = -1; S.zoom = 0; refresh(); };
+			$('focus').appendChild(b2);
+		}
+	}
+
+	function fillTable() {
+		var s = series(), t = cur.table = cur.table || table(), F = s.fns.name.length, hit = matcher();
+		var order = [], key = S.sortKey, root = cur.tot[0], i;
+		for (i = 0; i < F; i++) if (t.total[i] || t.self[i]) order.push(i);
+		var val = function (f) {
+			return key === 'name' ? STR[s.fns.name[f]] : key === 'file' ? STR[s.fns.file[f]] : -t[key][f];
+		};
+		order.sort(function (a, b) { var x = val(a), y = val(b); return x < y ? -1 : x > y ? 1 : b === a ? 0 : a - b; });
+		var body = document.querySelector('#fns tbody'), frag = document.createDocumentFragment();
+		var shown = Math.min(order.length, 1000);
+		for (i = 0; i < shown; i++) {
+			var f = order[i], tr = document.createElement('tr');
+			tr.setAttribute('data-fn', f);
+			if (hit && hit[f]) tr.className = 'match';
+			[[pct(t.self[f], root) + '%', 'num'], [pct(t.total[f], root) + '%', 'num'], [fmt(t.samples[f]), 'num'],
+			 [STR[s.fns.name[f]], 'name'], [STR[s.fns.file[f]], '']].forEach(function (c) {
+				var td = document.createElement('td');
+				td.textContent = c[0];
+				td.className = c[1];
+				tr.appendChild(td);
+			});
+			frag.appendChild(tr);
+		}
+		body.textContent = '';
+		body.appendChild(frag);
+		$('table-note').textContent = order.length > shown ? (order.length - shown) + ' more functions, lighter, not shown' : '';
+		document.querySelectorAll('#fns th').forEach(function (th) { th.classList.toggle('sorted', th.getAttribute('data-key') === key); });
+	}
+
+	function show() {
+		$('graph-box').hidden = S.view === 'table';
+		$('table-box').hidden = S.view !== 'table';
+		document.querySelectorAll('#tabs button').forEach(function (b) { b.classList.toggle('on', b.getAttribute('data-view') === S.view); });
+		summary();
+		if (S.view === 'table') fillTable();
+		else draw();
+		drawTimeline();
+	}
+
+	function refresh() { compute(); show(); }
+
+	// ---- input ----
+
+	function fillSelectors() {
+		var sel = $('series');
+		D.series.forEach(function (s, i) {
+			var o = document.createElement('option');
+			o.value = i;
+			o.textContent = s.name + ' (' + fmt(s.samples) + ' samples)';
+			sel.appendChild(o);
+		});
+		sel.onchange = function () { S.si = +sel.value; S.zoom = 0; S.focus = -1; fillThreads(); refresh(); };
+		fillThreads();
+	}
+
+	function fillThreads() {
+		var s = series(), sel = $('threads'), pids = {};
+		sel.textContent = '';
+		var add = function (v, text) { var o = document.createElement('option'); o.value = v; o.textContent = text; sel.appendChild(o); };
+		add('all', 'All threads');
+		s.threads.pid.forEach(function (p, t) {
+			if (!(p in pids)) { pids[p] = 1; add('p:' + p, 'Process ' + p + ' (' + STR[s.threads.comm[t]] + ')'); }
+		});
+		s.threads.pid.forEach(function (p, t) { add('t:' + t, 'Thread ' + s.threads.tid[t] + ' ' + STR[s.threads.comm[t]] + ' (pid ' + p + ')'); });
+		sel.value = 'all';
+		S.threads = 'all';
+		sel.onchange = function () { S.threads = sel.value; S.zoom = 0; refresh(); };
+	}
+
+	function at(ev) {
+		var r = $('graph').getBoundingClientRect(), x = ev.clientX - r.left, y = ev.clientY - r.top;
+		for (var i = drawn.length - 1; i >= 0; i--) {
+			var d = drawn[i];
+			if (x >= d[0] && x < d[0] + d[2] && y >= d[1] && y < d[1] + FRAME_H) return d[3];
+		}
+		return -1;
+	}
+
+	function hook() {
+		var g = $('graph'), tlc = $('timeline'), drag = null;
+		g.addEventListener('mousemove', function (ev) {
+			var k = at(ev), m = cur.view, root = cur.tot[0];
+			$('details').textContent = k < 0 ? '\u00a0' : label(m, k) + (k ? '  [' + STR[series().fns.file[m.fn[k]]] + ']' : '') +
+				'  ' + fmt(m.tsamples[k]) + ' samples, ' + pct(m.total[k], root) + '%';
+		});
+		g.addEventListener('click', function (ev) { var k = at(ev); if (k >= 0) { S.zoom = k; show(); } });
+		$('search').addEventListener('input', function () { S.search = this.value || null; cur.table = cur.table; show(); });
+		$('reset').addEventListener('click', function () {
+			S.zoom = 0; S.focus = -1; S.search = null; S.b0 = S.b1 = -1; $('search').value = ''; refresh();
+		});
+		document.querySelectorAll('#tabs button').forEach(function (b) {
+			b.addEventListener('click', function () { S.view = b.getAttribute('data-view'); S.zoom = 0; show(); });
+		});
+		document.querySelectorAll('#fns th').forEach(function (th) {
+			th.addEventListener('click', function () { S.sortKey = th.getAttribute('data-key'); fillTable(); });
+		});
+		document.querySelector('#fns tbody').addEventListener('click', function (ev) {
+			var tr = ev.target.closest('tr');
+			if (!tr) return;
+			S.focus = +tr.getAttribute('data-fn'); S.zoom = 0; S.view = 'flame'; refresh();
+		});
+		function bucket(ev) {
+			var r = tlc.getBoundingClientRect(), nb = series().timeline ? series().timeline.start.length - 1 : 0;
+			return Math.max(0, Math.min(nb - 1, Math.floor((ev.clientX - r.left) / r.width * nb)));
+		}
+		tlc.addEventListener('mousedown', function (ev) { if (series().timeline) drag = bucket(ev); });
+		window.addEventListener('mouseup', function (ev) {
+			if (drag === null) return;
+			var b = bucket(ev), a = drag;
+			drag = null;
+			if (a === b) { S.b0 = S.b1 = -1; } else { S.b0 = Math.min(a, b); S.b1 = Math.max(a, b) + 1; }
+			S.zoom = 0;
+			refresh();
+		});
+		window.addEventListener('resize', function () { show(); });
+	}
+
+	// For tests and scripts: where a function's first box is drawn, in page coordinates.
+	window.perfevReport = {
+		state: S,
+		frameRect: function (name) {
+			var r = $('graph').getBoundingClientRect(), m = cur.view;
+			for (var i = 0; i < drawn.length; i++) {
+				var d = drawn[i];
+				if (label(m, d[3]) === name) return { x: r.left + d[0] + window.scrollX, y: r.top + d[1] + window.scrollY, w: d[2], h: FRAME_H - 1 };
+			}
+			return null;
+		},
+		buckets: function () { var t = series().timeline; return t ? t.start.length - 1 : 0; }
+	};
+
+	document.title = D.title + ' \u2014 perfev';
+	$('title').textContent = D.title;
+	fillSelectors();
+	hook();
+	refresh();
+	S.ready = true;
+	document.body.setAttribute('data-ready', '1');
+})();
