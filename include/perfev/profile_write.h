@@ -50,6 +50,19 @@ struct perfev_profile_series {
 	uint64_t period; /* events between two samples (pprof's period); 0: not fixed */
 };
 
+struct perfev_annotation;
+struct perfev_sources;
+
+/*
+ * A function's annotation (perfev/annotate.h) for the HTML report's source
+ * view: the source of a function of series series, with each line's share
+ * of the function and the instructions under it.
+ */
+struct perfev_profile_source_view {
+	size_t series; /* the series (event) whose samples the annotation counts */
+	const struct perfev_annotation *annotation;
+};
+
 /* How folded stacks and the flame graphs begin each stack. */
 enum perfev_write_prefix {
 	PERFEV_WRITE_PREFIX_COMM, /* "make;main;..." as stackcollapse-perf.pl writes */
@@ -82,6 +95,15 @@ struct perfev_profile_write_opts {
 	const char *title;
 	/* HTML: timeline buckets (each a column of the heat map); 0: about 1000. */
 	uint32_t buckets;
+	/*
+	 * HTML: source views, each shown for the function of its series that
+	 * has the annotation's DSO and symbol (one without such a function is
+	 * left out); their source lines' text read through sources (NULL: no
+	 * text, line numbers only).
+	 */
+	const struct perfev_profile_source_view *source_views;
+	size_t nr_source_views;
+	struct perfev_sources *sources;
 };
 
 /*
@@ -127,8 +149,11 @@ PERFEV_API int perfev_profile__write_svg(FILE *f, const struct perfev_profile_wr
  * The HTML report, one file that needs no network: flame graph and
  * icicle (callers) of the same data, a sortable table of functions (self,
  * total, samples, file) whose rows focus the graph, search, thread and
- * process selection, and a timeline (needs perfev_profile_opts.times) on
- * which a range picks the samples everything shows.
+ * process selection, a timeline (needs perfev_profile_opts.times) on
+ * which a range picks the samples everything shows, and the source views
+ * of opts.source_views: a function's source lines with a heat margin
+ * (each line's share of the function, inlined code under its own file)
+ * and the instructions under each line.
  */
 PERFEV_API int perfev_profile__write_html(FILE *f, const struct perfev_profile_write_opts *o);
 

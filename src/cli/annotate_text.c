@@ -65,16 +65,18 @@ const char *annotate_source_line(struct annotate_out *o, const struct perfev_ann
 				 const char *file, unsigned line, size_t *len)
 {
 	struct perfev_dso *d = perfev_annotation__info(a)->dso;
-	const char *t = perfev_sources__line(o->sources, d, file, line, len);
+	const char *why = perfev_sources__error(o->sources, d, file);
 
+	if (!why)
+		return perfev_sources__line(o->sources, d, file, line, len);
 	/* The first says where it looked and what to do; the others only which file. */
-	if (!t && !o->quiet && !noted(o, file)) {
+	if (!o->quiet && !noted(o, file)) {
 		if (o->nr_noted > 1)
 			cli_note("note: source file %s not found either", file);
 		else
-			cli_note("note: %s", perfev_last_error());
+			cli_note("note: %s", why);
 	}
-	return t;
+	return NULL;
 }
 
 void annotate_out__free(struct annotate_out *o)
@@ -220,7 +222,7 @@ static void print_context_rows(struct annotate_out *o, const struct perfev_annot
 	const char *t;
 
 	for (unsigned line = from; line < to; line++) {
-		t = perfev_sources__line(o->sources, perfev_annotation__info(a)->dso, file, line, &len);
+		t = annotate_source_line(o, a, file, line, &len);
 		fprintf(o->f, "%s%s: %-5u %.*s\n", BLANK_PERCENT, BLANK_PERCENT, line, t ? (int)len : 0,
 			t ? t : "");
 	}

@@ -5,6 +5,7 @@
  * needs no network) or an interactive SVG flame graph, by the output's name
  * or --format.  The writing is the library's.
  */
+#include <stdlib.h>
 #include <string.h>
 
 #include "cli.h"
@@ -12,6 +13,8 @@
 #include "opt.h"
 
 #define DEFAULT_OUTPUT "flamegraph.html"
+/* Source views of this many of each event's hottest functions, by default. */
+#define DEFAULT_SOURCES 20
 
 struct fg_opts {
 	int format; /* 0 by the file's name, 1 html, 2 svg */
@@ -20,9 +23,10 @@ struct fg_opts {
 	bool inlines;
 	const char *title;
 	long buckets;
+	long sources;
 };
 
-enum { OPT_PREFIX = 256, OPT_COLORS, OPT_INLINE, OPT_TITLE, OPT_BUCKETS };
+enum { OPT_PREFIX = 256, OPT_COLORS, OPT_INLINE, OPT_TITLE, OPT_BUCKETS, OPT_SOURCE };
 
 static const struct opt fg_table[] = {
 	OPT_GROUP(opt_input),
@@ -41,6 +45,9 @@ static const struct opt fg_table[] = {
 		  "process id (pid) and thread id (tid), or none" },
 	{ OPT_TITLE, "title", .arg = "TEXT", .help = "the title (default: the input file's name)" },
 	{ OPT_BUCKETS, "buckets", .arg = "N", .help = "html: the timeline's columns (default 1000)" },
+	{ OPT_SOURCE, "source", .arg = "N",
+	  .help = "html: source views (lines with their share, instructions under each) of each "
+		  "event's N hottest functions (default 20; 0: none)" },
 	OPT_GROUP(opt_frames),
 	OPT_GROUP(opt_verbosity),
 	OPT_END,
@@ -85,6 +92,8 @@ static bool set_option(void *ctx, int key, const char *arg)
 		return true;
 	case OPT_BUCKETS:
 		return cli_parse_long("--buckets", arg, 1, 100000, &o->buckets);
+	case OPT_SOURCE:
+		return cli_parse_long("--source", arg, 0, 10000, &o->sources);
 	}
 	return false;
 }
@@ -104,6 +113,58 @@ const struct opt_cmd flamegraph_cmd = {
 	.operand_hint = "the file is given with -i",
 };
 
+struct views {
+	struct perfev_profile_source_view *v;
+	size_t n;
+	struct perfev_sources *sources;
+};
+
+static void views_free(struct views *vs)
+{
+	for (size_t i = 0; i < vs->n; i++)
+		perfev_annotation__delete((struct perfev_annotation *)vs->v[i].annotation);
+	free(vs->v);
+	perfev_sources__delete(vs->sources);
+}
+
+/*
+ * Each series' n hottest functions that can be annotated (the kernel's and
+ * files rebuilt since cannot), for the report's source views; false after
+ * printing why (out of memory).
+ */
+static bool make_views(const struct export_data *d, long n, bool verbose, struct views *vs)
+{
+	size_t nsyms = perfev_annotate_hist__nr_syms(d->hist);
+
+	vs->v = calloc((size_t)n * d->nr_series + 1, sizeof(*vs->v));
+	vs->sources = perfev_sources__new(NULL);
+	if (!vs->v || !vs->sources) {
+		cli_error("out of memory");
+		return false;
+	}
+	for (size_t si = 0; si < d->nr_series; si++) {
+		long made = 0;
+
+		for (size_t i = 0; i < nsyms && made < n; i++) {
+			const struct perfev_annotate_sym *e = perfev_annotate_hist__sym(d->hist, i);
+			struct perfev_annotation *a;
+
+			if (e->evsel != (int)d->series_evsel[si] || !e->sym)
+				continue;
+			a = perfev_annotation__new(d->hist, e->evsel, e->dso, e->sym->start,
+						   e->sym->start + (e->sym->size ? e->sym->size : 1), NULL);
+			if (!a) {
+				if (verbose)
+					cli_note("no source view of %s: %s", e->sym->name, perfev_last_error());
+				continue;
+			}
+			vs->v[vs->n++] = (struct perfev_profile_source_view){ si, a };
+			made++;
+		}
+	}
+	return true;
+}
+
 static bool ends_with(const char *s, const char *tail)
 {
 	size_t n = strlen(s), t = strlen(tail);
@@ -113,7 +174,8 @@ static bool ends_with(const char *s, const char *tail)
 
 int cmd_flamegraph(int argc, char **argv)
 {
-	struct fg_opts fo = { 0 };
+	struct fg_opts fo = { .sources = DEFAULT_SOURCES };
+	struct views vs = { 0 };
 	struct cli_args a = { 0 };
 	struct export_input in = { 0 };
 	struct export_data d = { 0 };
@@ -130,8 +192,11 @@ int cmd_flamegraph(int argc, char **argv)
 	in = (struct export_input){ .input = a.input ? a.input : PERFEV_DATA_FILE_DEFAULT,
 				    .inlines = fo.inlines, .times = !svg, .quiet = a.quiet,
 				    .verbose = a.verbose, .max_stack = (unsigned)a.max_stack,
-				    .no_demangle = a.no_demangle, .filter = a.filter };
+				    .no_demangle = a.no_demangle, .filter = a.filter,
+				    .annotate = !svg && fo.sources > 0 };
 	if (!export_read(&in, &d))
+		goto out;
+	if (in.annotate && !make_views(&d, fo.sources, a.verbose, &vs))
 		goto out;
 	if (svg)
 		export_first_series(&d, "an SVG flame graph", a.quiet);
@@ -141,7 +206,8 @@ int cmd_flamegraph(int argc, char **argv)
 	struct perfev_profile_write_opts wo = { .sz = sizeof(wo), .series = d.series,
 						.nr_series = d.nr_series, .prefix = fo.prefix,
 						.colors = fo.colors, .title = fo.title ? fo.title : d.title,
-						.buckets = (uint32_t)fo.buckets };
+						.buckets = (uint32_t)fo.buckets, .source_views = vs.v,
+						.nr_source_views = vs.n, .sources = vs.sources };
 
 	err = svg ? perfev_profile__write_svg(out, &wo) : perfev_profile__write_html(out, &wo);
 	if (err)
@@ -152,6 +218,7 @@ int cmd_flamegraph(int argc, char **argv)
 			printf("%s\n", output);
 	}
 out:
+	views_free(&vs);
 	export_data_free(&d);
 	cli_args__free(&a);
 	return ret;

@@ -21,6 +21,7 @@ struct export_input {
 	bool quiet, verbose;
 	unsigned max_stack;
 	bool no_demangle;
+	bool annotate; /* also count each sample where it was taken, by address (source views) */
 	struct cli_filters filter;
 };
 
@@ -33,6 +34,8 @@ struct export_data {
 	size_t nr_profiles;
 	struct perfev_profile_series *series;
 	size_t nr_series;
+	size_t *series_evsel; /* each series' event index */
+	struct perfev_annotate_hist *hist; /* with in->annotate */
 	uint64_t start_time_ns;
 	char title[512];
 };

@@ -46,6 +46,8 @@ static int on_sample(void *ctx, const struct perfev_session_sample *ss)
 		if (!d->profiles[ss->evsel])
 			return -ENOMEM;
 	}
+	if (d->hist && perfev_annotate_hist__add(d->hist, ss))
+		return -ENOMEM;
 	if (st->in->max_stack && nr > st->in->max_stack)
 		nr = st->in->max_stack;
 	return perfev_profile__add_at(d->profiles[ss->evsel], ss->thread, ss->frames, nr, ss->period,
@@ -67,7 +69,8 @@ static bool make_series(struct export_data *d)
 	bool cpu_named = false;
 
 	d->series = calloc(d->nr_profiles ? d->nr_profiles : 1, sizeof(*d->series));
-	if (!d->series)
+	d->series_evsel = calloc(d->nr_profiles ? d->nr_profiles : 1, sizeof(*d->series_evsel));
+	if (!d->series || !d->series_evsel)
 		return false;
 	for (size_t i = 0; i < d->nr_profiles; i++) {
 		const struct perf_event_attr *a = perfev_data_reader__attr(r, i);
@@ -75,6 +78,7 @@ static bool make_series(struct export_data *d)
 
 		if (!d->profiles[i])
 			continue;
+		d->series_evsel[d->nr_series] = i;
 		s = &d->series[d->nr_series++];
 		s->profile = d->profiles[i];
 		s->name = perfev_data_reader__evsel_name(r, i);
@@ -138,6 +142,10 @@ bool export_read(const struct export_input *in, struct export_data *d)
 	memset(d, 0, sizeof(*d));
 	if (!cli_filter_new(&in->filter, &d->filter))
 		return false;
+	if (in->annotate && !(d->hist = perfev_annotate_hist__new())) {
+		cli_error("%s", perfev_last_error());
+		return false;
+	}
 	d->s = cli_session_open(in->input, in->no_demangle, &quiet, d->filter, &d->sy);
 	if (!d->s)
 		return false;
@@ -178,6 +186,8 @@ void export_data_free(struct export_data *d)
 		perfev_profile__delete(d->profiles[i]);
 	free(d->profiles);
 	free(d->series);
+	free(d->series_evsel);
+	perfev_annotate_hist__delete(d->hist);
 	perfev_session__delete(d->s);
 	perfev_symbolizer__delete(d->sy);
 	perfev_sample_filter__delete(d->filter);

@@ -12,6 +12,7 @@
 //   node browser.js thread FILE OUTDIR TID      (the HTML report, one thread selected)
 //   node browser.js names FILE OUTDIR TEXT...   (the page shows each TEXT)
 //   node browser.js load FILE OUTDIR            (time to load and to be ready)
+//   node browser.js source FILE OUTDIR FUNCTION (the HTML report's source view of FUNCTION)
 'use strict';
 const path = require('path');
 const fs = require('fs');
@@ -198,6 +199,40 @@ async function load(browser) {
 	await shot(page, 'load-' + path.basename(file).replace(/\W/g, '_') + '.png');
 }
 
+// The source view: opened from the table's button, then by a double click on the
+// function's frame; prints its lines (file:line self total) and instructions (address %).
+async function source(browser) {
+	const url = 'file://' + path.resolve(file), fn = rest[0];
+	const { page } = await open(browser, url, () => false);
+	await page.waitForFunction(() => document.body.getAttribute('data-ready') === '1');
+	await page.click('#tabs button[data-view="table"]');
+	const clicked = await page.evaluate((name) => {
+		for (const tr of document.querySelectorAll('#fns tbody tr')) {
+			const b = tr.querySelector('.src-btn');
+			if (tr.querySelector('td.name').textContent === name && b) { b.click(); return true; }
+		}
+		return false;
+	}, fn);
+	if (!clicked) { fail('no source button for ' + fn); return; }
+	await page.waitForFunction(() => !document.getElementById('source-box').hidden);
+	out('source_name', await page.$eval('#source-fn', (e) => e.options[e.selectedIndex].textContent.split(' (')[0]));
+	const rows = await page.$$eval('#source tr', (trs) => trs.map((tr) => tr.className.split(' ')[0] === 'line'
+		? 'line=' + tr.getAttribute('data-file') + ':' + tr.getAttribute('data-line') + ':' + tr.getAttribute('data-self') + ':' + tr.getAttribute('data-total') + ':' + tr.querySelector('td.code').textContent
+		: tr.className === 'insn' ? 'insn=' + tr.getAttribute('data-addr') + ':' + tr.getAttribute('data-pct') : ''));
+	rows.filter((r) => r).forEach((r) => console.log(r));
+	await shot(page, 'html-source.png');
+	await page.$eval('#source-insns', (e) => e.click());
+	out('insns_hidden', await page.$$eval('#source tr.insn', (t) => t.length === 0 ? 1 : 0));
+	await shot(page, 'html-source-lines.png');
+	// From the flame graph: a double click on the function's frame.
+	await page.click('#tabs button[data-view="flame"]');
+	const r = await page.evaluate((n) => window.perfevReport.frameRect(n), fn);
+	if (!r) { fail('no frame ' + fn); return; }
+	await page.mouse.click(r.x + Math.min(r.w / 2, 5), r.y + 5, { clickCount: 2 });
+	await page.waitForFunction(() => !document.getElementById('source-box').hidden, { timeout: 5000 }).catch(() => fail('a double click did not open the source view'));
+	out('dblclick_source', await page.$eval('#source-box', (e) => e.hidden ? 0 : 1));
+}
+
 async function names(browser) {
 	const url = 'file://' + path.resolve(file);
 	const { page } = await open(browser, url, () => false);
@@ -215,7 +250,7 @@ async function names(browser) {
 	fs.mkdirSync(outdir, { recursive: true });
 	const { browser, dir } = await launch();
 	try {
-		await { html, svg, speedscope, names, thread, load }[mode](browser);
+		await { html, svg, speedscope, names, thread, load, source }[mode](browser);
 	} catch (e) {
 		fail('exception: ' + String(e && e.message || e).split('\n')[0]);
 	} finally {

@@ -6,8 +6,9 @@
  * samples), its functions (name, file, kind) and threads, and the
  * timeline: the recording cut into buckets of equal time, each bucket's
  * samples summed by the node they ended in, so that any range of buckets
- * gives its exact self weights without holding every sample.  All of it is
- * JSON made safe for a <script> element.
+ * gives its exact self weights without holding every sample; and the source
+ * views the caller annotated (write_html_source.c).  All of it is JSON made
+ * safe for a <script> element.
  */
 #include <errno.h>
 #include <inttypes.h>
@@ -206,8 +207,9 @@ static void write_nodes(struct html *h, const struct perfev_profile *p, const st
 	perfev_json__obj_end(h->j);
 }
 
-static int write_series(struct html *h, const struct perfev_profile_series *s)
+static int write_series(struct html *h, size_t si)
 {
+	const struct perfev_profile_series *s = &h->o->series[si];
 	struct fntab t = { .strings = &h->strings };
 	const struct perfev_profile_node *root = PNODE(s->profile, 0);
 	int err = fntab_add_profile(&t, s->profile);
@@ -224,6 +226,7 @@ static int write_series(struct html *h, const struct perfev_profile_series *s)
 		write_fns(h, &t);
 		write_nodes(h, s->profile, &t);
 		err = write_timeline(h, s->profile);
+		html_write_sources(h->j, h->o, si, &t);
 		perfev_json__obj_end(h->j);
 	}
 	fntab_free(&t);
@@ -246,7 +249,7 @@ static int data(struct html *h, FILE *f)
 	perfev_json__arr_end(h->j);
 	perfev_json__arr_begin(h->j, "series");
 	for (size_t i = 0; i < h->o->nr_series && !err; i++)
-		err = write_series(h, &h->o->series[i]);
+		err = write_series(h, i);
 	perfev_json__arr_end(h->j);
 	/* Last, once every name has been interned by the series above. */
 	perfev_json__arr_begin(h->j, "strings");

@@ -68,6 +68,14 @@ struct fntab {
 	struct idxhash h;
 	struct strtab *strings; /* shared: names and files go there */
 };
+struct perfev_json;
+/*
+ * The HTML report's source views of series (an array "sources"): each of
+ * o->source_views of that series whose function is in t.
+ */
+void html_write_sources(struct perfev_json *j, const struct perfev_profile_write_opts *o,
+			size_t series, const struct fntab *t);
+
 /* Adds profile p's frames (those not added yet) to t; 0 or -ENOMEM. */
 int fntab_add_profile(struct fntab *t, const struct perfev_profile *p);
 void fntab_free(struct fntab *t);

@@ -8,7 +8,12 @@
 //     recursion repeats a function), samples and file, sortable; a row
 //     focuses the graphs on the function;
 //   - the timeline: samples over time; a dragged range selects the samples
-//     every view shows.
+//     every view shows;
+//   - the source views perfev annotated: a function's source lines with a
+//     heat margin (each line's share of the function, and with the code
+//     inlined at it), inlined code under its own file, the instructions
+//     under each line; opened from the table's "source" buttons or by a
+//     double click on a frame.  Their shares are of the whole recording.
 // Weights are the recording's integers; shares are computed from them, so a
 // function's share here is perfev report's.
 'use strict';
@@ -28,7 +33,7 @@
 	var FRAME_H = 16;
 	var $ = function (id) { return document.getElementById(id); };
 	var S = { si: 0, threads: 'all', b0: -1, b1: -1, search: null, view: 'flame', zoom: 0,
-		  focus: -1, sortKey: 'total', ready: false };
+		  focus: -1, sortKey: 'total', src: 0, insns: true, ready: false };
 	var cur = null; // what compute() derived for the selection
 	var drawn = []; // rects on the graph canvas: [x, y, w, merged node]
 
@@ -363,6 +368,16 @@
 				td.className = c[1];
 				tr.appendChild(td);
 			});
+			var std = document.createElement('td'), v = sourceOf(f);
+			if (v >= 0) {
+				var b = document.createElement('button');
+				b.type = 'button';
+				b.className = 'src-btn';
+				b.textContent = 'source';
+				b.setAttribute('data-src', v);
+				std.appendChild(b);
+			}
+			tr.appendChild(std);
 			frag.appendChild(tr);
 		}
 		body.textContent = '';
@@ -372,13 +387,102 @@
 	}
 
 	function show() {
-		$('graph-box').hidden = S.view === 'table';
+		$('graph-box').hidden = S.view === 'table' || S.view === 'source';
 		$('table-box').hidden = S.view !== 'table';
+		$('source-box').hidden = S.view !== 'source';
 		document.querySelectorAll('#tabs button').forEach(function (b) { b.classList.toggle('on', b.getAttribute('data-view') === S.view); });
 		summary();
 		if (S.view === 'table') fillTable();
+		else if (S.view === 'source') fillSource();
 		else draw();
 		drawTimeline();
+	}
+
+	// ---- source views ----
+
+	// The source view of function f in this series, or -1.
+	function sourceOf(f) {
+		var v = series().sources || [];
+		for (var i = 0; i < v.length; i++) if (v[i].fn === f) return i;
+		return -1;
+	}
+
+	function openSource(i) { S.src = i; S.view = 'source'; show(); }
+
+	function fillSourceList() {
+		var sel = $('source-fn'), v = series().sources || [];
+		sel.textContent = '';
+		v.forEach(function (x, i) {
+			var o = document.createElement('option');
+			o.value = i;
+			o.textContent = x.name + ' (' + STR[series().fns.file[x.fn]] + ', ' + fmt(x.samples) + ' samples)';
+			sel.appendChild(o);
+		});
+		if (S.src >= v.length) S.src = 0;
+		sel.value = S.src;
+	}
+
+	// A share as a heat: white to red.
+	function heat(v) {
+		var a = Math.min(1, Math.sqrt(v));
+		return 'rgb(255,' + Math.round(255 - 200 * a) + ',' + Math.round(255 - 215 * a) + ')';
+	}
+
+	function row(body, cls, cells) {
+		var tr = document.createElement('tr');
+		tr.className = cls;
+		cells.forEach(function (c) {
+			var td = document.createElement('td');
+			td.textContent = c[0];
+			td.className = c[1];
+			if (c[2]) td.style.background = c[2];
+			if (c[3]) td.colSpan = c[3];
+			tr.appendChild(td);
+		});
+		body.appendChild(tr);
+		return tr;
+	}
+
+	function fillSource() {
+		var list = series().sources || [], body = document.querySelector('#source tbody');
+		fillSourceList();
+		body.textContent = '';
+		if (!list.length) {
+			$('source-head').textContent = 'No source views in this report: perfev flamegraph --source N annotates the N hottest functions.';
+			return;
+		}
+		var v = list[S.src], base = v.period || 1, frag = document.createDocumentFragment();
+		$('source-head').textContent = v.name + ': ' + fmt(v.samples) + ' samples (' + v.arch + '). Self: the line\'s share of ' +
+			'the function; with inlined: the share of the code inlined there too. Shares of the whole recording: ' +
+			'the time range and threads selected above do not change them.';
+		v.files.forEach(function (file) {
+			row(frag, 'file', [[file.file, '', null, 4]]);
+			if (file.error) row(frag, 'file', [[file.error, 'err', null, 4]]);
+			file.lines.forEach(function (l) {
+				var text = l.text === null ? '' : l.text;
+				if (l.self === undefined) {
+					row(frag, 'ctx', [['', 'heat'], ['', 'heat'], [l.line, 'lno'], [text, 'code']]);
+					return;
+				}
+				var self = l.self / base, total = l.total / base;
+				var tr = row(frag, 'line' + (l.inlined ? ' inl' : '') + (self >= 0.05 ? ' hot' : ''),
+					[[pct(l.self, base) + '%', 'heat', heat(self)],
+					 [l.total > l.self ? pct(l.total, base) + '%' : '', 'heat', l.total > l.self ? heat(total) : null],
+					 [l.line, 'lno'], [text + (l.inlined ? '    \u2190 ' + l.fn + ' (inlined)' : ''), 'code']]);
+				tr.setAttribute('data-file', file.file);
+				tr.setAttribute('data-line', l.line);
+				tr.setAttribute('data-self', pct(l.self, base));
+				tr.setAttribute('data-total', pct(l.total, base));
+				if (!S.insns) return;
+				l.insns.forEach(function (k) {
+					var t = row(frag, 'insn', [[pct(v.insns.period[k], base) + '%', 'heat', v.insns.period[k] ? heat(v.insns.period[k] / base) : null],
+						['', ''], [v.insns.addr[k], 'lno'], [v.insns.text[k], 'code']]);
+					t.setAttribute('data-addr', v.insns.addr[k]);
+					t.setAttribute('data-pct', pct(v.insns.period[k], base));
+				});
+			});
+		});
+		body.appendChild(frag);
 	}
 
 	function refresh() { compute(); show(); }
@@ -393,7 +497,7 @@
 			o.textContent = s.name + ' (' + fmt(s.samples) + ' samples)';
 			sel.appendChild(o);
 		});
-		sel.onchange = function () { S.si = +sel.value; S.zoom = 0; S.focus = -1; fillThreads(); refresh(); };
+		sel.onchange = function () { S.si = +sel.value; S.zoom = 0; S.focus = -1; S.src = 0; fillThreads(); refresh(); };
 		fillThreads();
 	}
 
@@ -435,10 +539,18 @@
 		document.querySelectorAll('#tabs button').forEach(function (b) {
 			b.addEventListener('click', function () { S.view = b.getAttribute('data-view'); S.zoom = 0; show(); });
 		});
-		document.querySelectorAll('#fns th').forEach(function (th) {
+		document.querySelectorAll('#fns th[data-key]').forEach(function (th) {
 			th.addEventListener('click', function () { S.sortKey = th.getAttribute('data-key'); fillTable(); });
 		});
+		g.addEventListener('dblclick', function (ev) {
+			var k = at(ev), m = cur.view, v = k > 0 ? sourceOf(m.fn[k]) : -1;
+			if (v >= 0) openSource(v);
+		});
+		$('source-fn').addEventListener('change', function () { S.src = +this.value; fillSource(); });
+		$('source-insns').addEventListener('change', function () { S.insns = this.checked; fillSource(); });
 		document.querySelector('#fns tbody').addEventListener('click', function (ev) {
+			var btn = ev.target.closest('.src-btn');
+			if (btn) { openSource(+btn.getAttribute('data-src')); return; }
 			var tr = ev.target.closest('tr');
 			if (!tr) return;
 			S.focus = +tr.getAttribute('data-fn'); S.zoom = 0; S.view = 'flame'; refresh();
