@@ -88,6 +88,20 @@ PERFEV_API int perfev_sample_filter__range(const struct perfev_sample_filter *f,
 /* Whether a sample taken at time t (0: no time) is in the ranges (all times without ranges). */
 PERFEV_API bool perfev_sample_filter__time_ok(const struct perfev_sample_filter *f, uint64_t t);
 
+struct perfev_thread;
+struct perfev_dso;
+/*
+ * The lists one at a time, for a caller that applies some of them itself
+ * (perf report keeps the samples of other files, to weigh callers, and
+ * shows only the rows of the files asked for).  Whether thread t passes the
+ * command, process and thread lists; whether a frame in dso (NULL: none) or
+ * the kernel (kernel) passes the file list.  True for lists not given.
+ */
+PERFEV_API bool perfev_sample_filter__thread_ok(const struct perfev_sample_filter *f,
+						const struct perfev_thread *t);
+PERFEV_API bool perfev_sample_filter__dso_ok(const struct perfev_sample_filter *f,
+					     const struct perfev_dso *dso, bool kernel);
+
 #ifdef __cplusplus
 }
 #endif

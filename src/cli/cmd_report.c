@@ -132,7 +132,7 @@ static bool parse_graph(struct report_opts *o, const char *arg)
 	return ok;
 }
 
-enum { OPT_STDIO = 256, OPT_CHILDREN, OPT_NO_CHILDREN, OPT_LIMIT, OPT_INLINE };
+enum { OPT_STDIO = 256, OPT_CHILDREN, OPT_NO_CHILDREN, OPT_LIMIT, OPT_INLINE, OPT_PERCENTAGE };
 
 static const struct opt report_table[] = {
 	OPT_GROUP(opt_input),
@@ -149,7 +149,14 @@ static const struct opt report_table[] = {
 		  "callee without)" },
 	{ OPT_LIMIT, "percent-limit", .arg = "P", .help = "leave out entries below P percent" },
 	OPT_GROUP_ONLY(opt_sort, "F"),
+	{ 'n', "show-nr-samples", .help = "a Samples column: the number of samples of each entry" },
 	OPT_GROUP(opt_filters),
+	{ 'S', "symbols", .arg = "LIST",
+	  .help = "only the rows of these functions (comma-separated names); their callers and "
+		  "callees still count" },
+	{ OPT_PERCENTAGE, "percentage", .arg = "HOW", .comp = COMP_WORDS, .words = "absolute,relative",
+	  .help = "with filters, percentages of the whole file (absolute, the default) or of what the "
+		  "filters pass (relative)" },
 	{ OPT_INLINE, "inline", .help = "show inlined functions as frames of their own" },
 	OPT_GROUP(opt_frames),
 	OPT_GROUP(opt_verbosity),
@@ -183,6 +190,19 @@ static bool set_option(void *ctx, int key, const char *arg)
 	case OPT_INLINE:
 		o->inlines = true;
 		return true;
+	case 'n':
+		o->show_nr = true;
+		return true;
+	case 'S':
+		o->symbols = arg;
+		return true;
+	case OPT_PERCENTAGE:
+		if (strcmp(arg, "absolute") && strcmp(arg, "relative")) {
+			cli_error("--percentage is absolute or relative, not '%s'", arg);
+			return false;
+		}
+		o->relative = !strcmp(arg, "relative");
+		return true;
 	}
 	return false;
 }
@@ -210,7 +230,15 @@ static bool parse_args(int argc, char **argv, struct report_opts *o, bool *no_de
 	*no_demangle = a.no_demangle;
 	o->max_stack = (unsigned)a.max_stack;
 	o->input = a.input ? a.input : PERFEV_DATA_FILE_DEFAULT;
-	if (!cli_filter_new(&a.filter, &o->filter))
+	/*
+	 * As perf: --event and --time choose the samples read; the others leave
+	 * the totals alone and choose rows (report_filter.c).
+	 */
+	struct cli_filters read = { .events = a.filter.events, .time = a.filter.time };
+	struct cli_filters rows = { .comms = a.filter.comms, .pids = a.filter.pids,
+				    .tids = a.filter.tids, .dsos = a.filter.dsos };
+
+	if (!cli_filter_new(&read, &o->filter) || !cli_filter_new(&rows, &o->rows))
 		goto out;
 	o->quiet = a.quiet;
 	o->verbose = a.verbose;
@@ -224,6 +252,7 @@ static bool parse_args(int argc, char **argv, struct report_opts *o, bool *no_de
 		add_key(o, KEY_DSO);
 		add_key(o, KEY_SYM);
 	}
+	report_hide_fixed(o, a.filter.comms, a.filter.dsos);
 	ok = true;
 out:
 	cli_args__free(&a);
@@ -247,6 +276,7 @@ struct report_state {
 	struct report_opts *o;
 	struct perfev_session *s;
 	struct perfev_profile **profiles;
+	struct report_totals *file; /* per event: every sample read, filtered or not */
 	size_t nr_profiles;
 	uint64_t delivered;
 	bool progress;
@@ -299,11 +329,17 @@ static int on_sample(void *ctx, const struct perfev_session_sample *ss)
 	if ((size_t)ss->evsel >= st->nr_profiles) {
 		size_t n = ss->evsel + 1;
 		struct perfev_profile **p = realloc(st->profiles, n * sizeof(*p));
+		struct report_totals *t;
 
 		if (!p)
 			return -ENOMEM;
-		memset(p + st->nr_profiles, 0, (n - st->nr_profiles) * sizeof(*p));
 		st->profiles = p;
+		t = realloc(st->file, n * sizeof(*t));
+		if (!t)
+			return -ENOMEM;
+		st->file = t;
+		memset(p + st->nr_profiles, 0, (n - st->nr_profiles) * sizeof(*p));
+		memset(t + st->nr_profiles, 0, (n - st->nr_profiles) * sizeof(*t));
 		st->nr_profiles = n;
 	}
 	if (!st->profiles[ss->evsel]) {
@@ -325,6 +361,10 @@ static int on_sample(void *ctx, const struct perfev_session_sample *ss)
 		if (!st->profiles[ss->evsel])
 			return -ENOMEM;
 	}
+	st->file[ss->evsel].samples++;
+	st->file[ss->evsel].period += ss->period;
+	if (o->rows && !perfev_sample_filter__thread_ok(o->rows, ss->thread))
+		return 0;
 	if (o->max_stack && nr > o->max_stack)
 		nr = o->max_stack;
 	/* Without call graphs in the output, only where the sample was taken matters. */
@@ -348,17 +388,21 @@ static uint64_t abbreviated(uint64_t v, char *unit)
 	return v;
 }
 
-static void print_header(struct report_state *st, size_t evsel, uint64_t samples, uint64_t period,
-			 uint64_t lost)
-{
-	struct perfev_data_reader *r = perfev_session__reader(st->s);
-	char unit;
+struct header_ctx {
+	struct report_state *st;
+	size_t evsel;
+};
 
-	(void)lost;
-	samples = abbreviated(samples, &unit);
+static void print_header(void *ctx, const struct report_totals *t)
+{
+	const struct header_ctx *h = ctx;
+	struct perfev_data_reader *r = perfev_session__reader(h->st->s);
+	char unit;
+	uint64_t samples = abbreviated(t->samples, &unit);
+
 	printf("# Samples: %" PRIu64 "%c of event '%s'\n", samples, unit,
-	       perfev_data_reader__evsel_name(r, evsel));
-	printf("# Event count (approx.): %" PRIu64 "\n#\n", period);
+	       perfev_data_reader__evsel_name(r, h->evsel));
+	printf("# Event count (approx.): %" PRIu64 "\n#\n", t->period);
 }
 
 static void print_table(struct report_state *st, size_t evsel)
@@ -366,11 +410,13 @@ static void print_table(struct report_state *st, size_t evsel)
 	struct perfev_profile *p = st->profiles[evsel];
 	const struct perfev_profile_node *root = perfev_profile__node(p, 0);
 	struct report_print_stats ps = { 0 };
-	uint64_t samples, period, lost;
+	struct header_ctx h = { st, evsel };
+	/* Without filters, or relative to what they pass: the profile's own. */
+	struct report_totals tot = { root->total_samples, root->total };
 
-	perfev_session__evsel_stats(st->s, evsel, &samples, &period, &lost);
-	print_header(st, evsel, root->total_samples, root->total, lost);
-	if (!report_table_print(stdout, p, st->o, &ps)) {
+	if (st->o->rows && !st->o->relative)
+		tot = st->file[evsel];
+	if (!report_table_print(stdout, p, st->o, &tot, print_header, &h, &ps)) {
 		cli_error("out of memory building the table of '%s'",
 			  perfev_data_reader__evsel_name(perfev_session__reader(st->s), evsel));
 		return;
@@ -422,14 +468,19 @@ int cmd_report(int argc, char **argv)
 	size_t shown = 0;
 
 	for (size_t i = 0; i < st.nr_profiles; i++)
-		shown += st.profiles[i] != NULL;
+		shown += st.profiles[i] && perfev_profile__node(st.profiles[i], 0)->total_samples;
 	if (!shown) {
 		cli_error("no samples of '%s' pass the filters (--comm, --pid, --tid, --dso, --event, "
 			  "--time); 'perfev report --sort comm,pid,dso' lists what is there", o.input);
 		goto out;
 	}
 	/* Once, for the whole file, as perf: the LOST_SAMPLES records' count. */
-	printf("#\n# Total Lost Samples: %" PRIu64 "\n#\n", ss->nr_lost_samples);
+	printf("#\n");
+	if (o.fixed[KEY_COMM] || o.fixed[KEY_DSO] || o.fixed[KEY_SYM]) {
+		report_print_fixed(stdout, &o);
+		printf("#\n");
+	}
+	printf("# Total Lost Samples: %" PRIu64 "\n#\n", ss->nr_lost_samples);
 	for (size_t i = 0; i < st.nr_profiles; i++)
 		if (st.profiles[i])
 			print_table(&st, i);
@@ -446,8 +497,10 @@ out:
 	for (size_t i = 0; i < st.nr_profiles; i++)
 		perfev_profile__delete(st.profiles[i]);
 	free(st.profiles);
+	free(st.file);
 	perfev_session__delete(st.s);
 	perfev_symbolizer__delete(sy);
 	perfev_sample_filter__delete(o.filter);
+	perfev_sample_filter__delete(o.rows);
 	return ret;
 }

@@ -47,13 +47,36 @@ struct report_opts {
 	bool order_set;
 	double graph_threshold; /* percent */
 	double percent_limit;
-	struct perfev_sample_filter *filter; /* --comm, --pid, --tid, --dso, --event, --time; NULL: none */
+	struct perfev_sample_filter *filter; /* --event, --time: the samples read; NULL: none */
+	/*
+	 * perf's --comm, --pid, --tid, --dso and --symbols: the samples of other
+	 * commands and threads are left out of the rows but kept in the totals;
+	 * those taken in other files or functions still weigh their callers,
+	 * only rows of other files and functions are not shown.  NULL: none.
+	 */
+	struct perfev_sample_filter *rows;
+	const char *symbols; /* -S: comma-separated function names; NULL: all */
+	bool relative;	     /* --percentage relative: of what the filters pass, not of the file */
+	bool hide[NR_KEYS];  /* columns a filter fixes to one value (perf elides them) */
+	const char *fixed[NR_KEYS]; /* that value */
+	bool show_nr;	     /* -n: the Samples column */
 	bool inlines;
 	bool quiet;
 	bool verbose; /* -v: also the time each phase took */
 	bool stats_only;
 	unsigned max_stack;
 };
+
+/* report_filter.c: whether entry e passes --dso and --symbols. */
+bool report_entry_passes(const struct report_opts *o, const struct perfev_profile *p,
+			 const struct perfev_profile_entry *e);
+/*
+ * Hides the columns that --comm, --dso or --symbols fix to one value, as
+ * perf does (all of them shown again when every key would go).
+ */
+void report_hide_fixed(struct report_opts *o, const char *comms, const char *dsos);
+/* The "# comm: NAME" lines of the hidden columns, as perf prints them. */
+void report_print_fixed(FILE *f, const struct report_opts *o);
 
 /* A shown entry with its key texts, made once: sorting and printing only compare and copy. */
 struct report_row {
@@ -78,7 +101,17 @@ struct report_print_stats {
  * Writes profile p's table (and the call graph of each row) to f; false when
  * out of memory.
  */
+/*
+ * The totals the percentages are of: the file's, or with --percentage
+ * relative what the filters pass.  The header is printed through header(),
+ * once the totals are known.
+ */
+struct report_totals {
+	uint64_t samples, period;
+};
+typedef void (*report_header_fn)(void *ctx, const struct report_totals *t);
 bool report_table_print(FILE *f, const struct perfev_profile *p, const struct report_opts *o,
+			const struct report_totals *file, report_header_fn header, void *ctx,
 			struct report_print_stats *ps);
 
 /* Whether entry idx has a call graph to show (graphs are on, and it is above the threshold). */

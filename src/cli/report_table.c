@@ -324,8 +324,11 @@ static void choose_columns(const struct report_opts *o, struct layout *l)
 	if (o->children)
 		l->cols[l->nc++] = COL_CHILDREN;
 	l->cols[l->nc++] = COL_OVERHEAD;
+	if (o->show_nr)
+		l->cols[l->nc++] = COL_SAMPLE;
 	for (int i = 0; i < o->nr_keys; i++)
-		l->cols[l->nc++] = COL_KEY_BASE + o->keys[i];
+		if (!o->hide[o->keys[i]])
+			l->cols[l->nc++] = COL_KEY_BASE + o->keys[i];
 }
 
 static bool shows(const struct layout *l, int col)
@@ -371,6 +374,8 @@ static bool make_rows(struct text_pool *tp, const struct perfev_profile *p,
 		struct report_row *r = &rows[*n];
 
 		if (!v || (total && 100.0 * v / total < o->percent_limit))
+			continue;
+		if ((o->rows || o->symbols) && !report_entry_passes(o, p, e))
 			continue;
 		*r = (struct report_row){ .v = v, .self = e->self, .e = e, .entry = (uint32_t)i };
 		for (int k = 0; k < NR_KEYS; k++)
@@ -484,10 +489,30 @@ static bool print_rows(FILE *f, const struct layout *l, const struct report_row 
 	return ok;
 }
 
+/*
+ * What --percentage relative divides by when rows are filtered: the samples
+ * taken in the rows shown (perf's non-filtered total).
+ */
+static void passed_totals(const struct perfev_profile *p, const struct perfev_profile_table *t,
+			  const struct report_opts *o, struct report_totals *tot)
+{
+	*tot = (struct report_totals){ 0 };
+	for (size_t i = 0; i < perfev_profile_table__nr_entries(t); i++) {
+		const struct perfev_profile_entry *e = perfev_profile_table__entry(t, i);
+
+		if (report_entry_passes(o, p, e)) {
+			tot->samples += e->samples;
+			tot->period += e->self;
+		}
+	}
+}
+
 bool report_table_print(FILE *f, const struct perfev_profile *p, const struct report_opts *o,
+			const struct report_totals *file, report_header_fn header, void *ctx,
 			struct report_print_stats *ps)
 {
-	uint64_t total = perfev_profile__node(p, 0)->total, t0 = cli_now_ns();
+	uint64_t t0 = cli_now_ns(), total;
+	struct report_totals tot = *file;
 	struct layout l;
 	struct perfev_profile_table *t;
 	struct text_pool tp = { 0 };
@@ -500,6 +525,10 @@ bool report_table_print(FILE *f, const struct perfev_profile *p, const struct re
 	t = build_table(p, o, &l);
 	if (!t)
 		return false;
+	if (o->relative && (o->rows || o->symbols))
+		passed_totals(p, t, o, &tot);
+	header(ctx, &tot);
+	total = tot.period;
 	nr = perfev_profile_table__nr_entries(t);
 	struct graphs gr = { .p = p, .t = t, .o = o, .total = total, .nr = nr };
 

@@ -26,13 +26,20 @@ CMP="python3 $ROOT_DIR/tests/parity/compare.py"
 OUT=$REC/out
 mkdir -p "$OUT"
 
-# compare NAME KIND WHAT perf-args...: one comparison; "report" or "script".
+# compare NAME WHAT perf-args...: one comparison; "report" or "script".  With
+# DSO set, a --dso DSO report, whose perf rows of other files compare.py finds
+# in perf's unfiltered report of the same file (UNFILTERED).
 compare() {
 	name=$1 what=$2
 	shift 2
 	perf "$what" "$@" >"$OUT/$name.perf" 2>"$OUT/$name.perf.err"
 	"$PERFEV" "$what" "$@" >"$OUT/$name.perfev" 2>"$OUT/$name.perfev.err"
-	if $CMP "$what" "$OUT/$name.perf" "$OUT/$name.perfev" >"$OUT/$name.cmp" 2>&1; then
+	if [ -n "${DSO:-}" ]; then
+		set -- --dso "$DSO" "$UNFILTERED"
+	else
+		set --
+	fi
+	if $CMP "$what" "$OUT/$name.perf" "$OUT/$name.perfev" "$@" >"$OUT/$name.cmp" 2>&1; then
 		ok "$name: $(head -n 1 "$OUT/$name.cmp")"
 	elif gap=$(known_gap "$name"); then
 		skip "$name: $(head -n 1 "$OUT/$name.cmp")" "known gap, $gap"
@@ -63,7 +70,9 @@ while read -r kind comm dso; do
 		compare "$who-$kind report --sort dso" report -i "$f" --stdio --sort dso
 		compare "$who-$kind report --sort comm,dso,sym" report -i "$f" --stdio --sort comm,dso,sym
 		compare "$who-$kind report --comm $comm" report -i "$f" --stdio --comm "$comm"
+		DSO=$dso UNFILTERED="$OUT/$who-$kind report.perf"
 		compare "$who-$kind report --dso $dso" report -i "$f" --stdio --dso "$dso"
+		DSO=
 		compare "$who-$kind script" script -i "$f"
 	done
 done <"$REC/kinds"

@@ -103,8 +103,26 @@ check "--children charges main with nearly every sample (${main_ch:-none}%)" \
 "$PERFEV" report -i "$TMP/v_fp.data" --stdio --no-children --sort sym -g none --percent-limit 20 >"$TMP/pl" 2>&1
 check "--percent-limit 20 keeps only hot_a and hot_b" \
 	sh -c "[ \$(grep -c '%' '$TMP/pl') = 2 ]"
-"$PERFEV" report -i "$TMP/v_fp.data" --stdio --no-children --sort dso,sym -g none --dso hot >"$TMP/dso" 2>&1
-check "--dso keeps the samples of one file" sh -c "! grep '%' '$TMP/dso' | grep -qv ' hot '"
+"$PERFEV" report -i "$TMP/v_fp.data" --stdio --no-children --sort dso,sym -g none --dso hot,libc.so.6 >"$TMP/dso" 2>&1
+check "--dso keeps the rows of those files" sh -c "grep -q '%' '$TMP/dso' && ! grep '%' '$TMP/dso' | grep -Eqv ' (hot|libc.so.6) '"
+# As perf: a filter naming one value hides its column and says so; the
+# percentages stay those of the whole file unless --percentage relative.
+"$PERFEV" report -i "$TMP/v_fp.data" --stdio --no-children -g none >"$TMP/all" 2>&1
+"$PERFEV" report -i "$TMP/v_fp.data" --stdio --no-children -g none --dso hot >"$TMP/dso1" 2>&1
+check "--dso with one file hides the Shared Object column and names the file" \
+	sh -c "grep -q '^# dso: hot\$' '$TMP/dso1' && grep -q '^# Overhead  Command  *Symbol' '$TMP/dso1'"
+a_all=$(awk '/\] hot_a$/ { print $1; exit }' "$TMP/all")
+a_dso=$(awk '/\] hot_a$/ { print $1; exit }' "$TMP/dso1")
+check "--dso keeps percentages of the whole file (hot_a ${a_all:-none} and ${a_dso:-none})" \
+	sh -c "[ -n '$a_all' ] && [ '$a_all' = '$a_dso' ]"
+"$PERFEV" report -i "$TMP/v_fp.data" --stdio --no-children -g none --dso hot --percentage relative >"$TMP/rel" 2>&1
+check "--percentage relative gives percentages of what the filter passes (they add up to 100)" \
+	awk '/%/ { sub(/%/, "", $1); s += $1 } END { exit !(s > 99.9 && s < 100.1) }' "$TMP/rel"
+"$PERFEV" report -i "$TMP/v_fp.data" --stdio --no-children -g none -S hot_a,hot_b -n >"$TMP/syms" 2>&1
+check "-S keeps the rows of those functions; -n adds the Samples column" \
+	sh -c "[ \$(grep -c '%' '$TMP/syms') = 2 ] && grep -q '^# Overhead       Samples  Command' '$TMP/syms'"
+"$PERFEV" report -i "$TMP/v_fp.data" --percentage half >/dev/null 2>"$TMP/err"
+check "--percentage takes absolute or relative" grep -q "absolute or relative, not 'half'" "$TMP/err"
 "$PERFEV" report -i "$TMP/v_fp.data" --stdio --no-children --comm nosuch -g none >/dev/null 2>"$TMP/err"
 check "--comm with no match says the file holds no such samples" grep -q "no samples" "$TMP/err"
 "$PERFEV" report -i "$TMP/v_fp.data" --stdio --no-children -F overhead,sample,sym -g none >"$TMP/f" 2>&1

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Compares what perf and perfev print for the same perf.data file.
 
-usage: compare.py report PERF_OUTPUT PERFEV_OUTPUT
+usage: compare.py report PERF_OUTPUT PERFEV_OUTPUT [--dso NAME PERF_UNFILTERED]
        compare.py script PERF_OUTPUT PERFEV_OUTPUT
 
 report: `perf report --stdio` against `perfev report --stdio`: per event, the
@@ -10,7 +10,12 @@ rows: the same rows (by their key columns), each percentage within 0.1
 points, and below each row the same call graph (the same lines, each
 percentage within 0.1 points).
 script: `perf script` against `perfev script`, line for line, after the
-normalisations of docs/perf-differences.md (none yet).
+normalisations of docs/perf-differences.md.
+--dso NAME PERF_UNFILTERED: the outputs are of `--dso NAME` in children
+mode; perf's rows of functions in other files (which it lists when the
+first sample that reached them was taken in NAME) are left out, found by
+their file in PERF_UNFILTERED, perf's report of the file without options,
+and with them the width they give the symbol column.
 
 Prints one line "rows M/N maxdiff D" (M of perf's N rows found in perfev's,
 D the largest difference in points), then what differs; exits 1 when
@@ -149,7 +154,17 @@ def compare_graph(pg, vg, where, problems):
     return graph_diff(graph_tree(pg), graph_tree(vg), where + " graph", problems)
 
 
-def compare_report(ptext, vtext):
+def other_files_rows(full_text, dso):
+    """(comm, symbol) of the rows of perf's unfiltered report that are not in file dso."""
+    keep, other = set(), set()
+    for _, body in sections(full_text):
+        for _, keys, _ in rows(body):
+            if len(keys) == 3:
+                (keep if keys[1] == dso else other).add((keys[0], keys[2]))
+    return other - keep
+
+
+def compare_report(ptext, vtext, dso_rows=None):
     ps, vs = sections(ptext), sections(vtext)
     problems = []
     total = matched = 0
@@ -158,6 +173,9 @@ def compare_report(ptext, vtext):
         problems.append("perf shows %d events, perfev %d" % (len(ps), len(vs)))
     for (ph, pb), (vh, vb) in zip(ps, vs):
         for a, b in zip(ph, vh):
+            if dso_rows is not None and a.startswith("# ...."):
+                # the widths perf's rows of other files give (see --dso above)
+                a, b = (re.sub(r"\.+", ".", x) for x in (a, b))
             if a.rstrip() != b.rstrip():
                 problems.append("header: perf %r, perfev %r" % (a.rstrip(), b.rstrip()))
         if len(ph) != len(vh):
@@ -167,6 +185,8 @@ def compare_report(ptext, vtext):
         for r in vrow:
             left.setdefault(r[1], []).append(r)
         for vals, keys, graph in prow:
+            if dso_rows is not None and tuple(keys[:1]) + tuple(keys[-1:]) in dso_rows:
+                continue
             total += 1
             cands = left.get(keys)
             if not cands:
@@ -202,14 +222,22 @@ def compare_script(ptext, vtext):
 
 
 def main():
-    if len(sys.argv) != 4 or sys.argv[1] not in ("report", "script"):
+    args = sys.argv[1:]
+    dso_rows = None
+    if len(args) == 6 and args[0] == "report" and args[3] == "--dso":
+        with open(args[5], errors="replace") as f:
+            dso_rows = other_files_rows(deliberate(f.read()), args[4])
+        args = args[:3]
+    if len(args) != 3 or args[0] not in ("report", "script"):
         sys.exit(__doc__)
-    with open(sys.argv[2], errors="replace") as f:
+    with open(args[1], errors="replace") as f:
         ptext = deliberate(f.read())
-    with open(sys.argv[3], errors="replace") as f:
+    with open(args[2], errors="replace") as f:
         vtext = deliberate(f.read())
-    fn = compare_report if sys.argv[1] == "report" else compare_script
-    total, matched, worst, problems = fn(ptext, vtext)
+    if args[0] == "report":
+        total, matched, worst, problems = compare_report(ptext, vtext, dso_rows)
+    else:
+        total, matched, worst, problems = compare_script(ptext, vtext)
     print("rows %d/%d maxdiff %.2f" % (matched, total, worst))
     for p in problems[:40]:
         print("  " + p)

@@ -163,18 +163,28 @@ bool filter_event_ok(struct perfev_sample_filter *f, const struct perfev_data_re
 	return f->event_ok[evsel] == 1;
 }
 
-bool filter_dso_ok(const struct perfev_sample_filter *f, const struct perfev_frame *leaf)
+bool perfev_sample_filter__dso_ok(const struct perfev_sample_filter *f, const struct perfev_dso *dso,
+				  bool kernel)
 {
 	const char *name;
 
-	if (!f->dsos.text)
+	if (!f || !f->dsos.text)
 		return true;
-	name = !leaf	     ? PERFEV_UNKNOWN_NAME
-	       : leaf->kernel ? PERFEV_KERNEL_DSO_NAME
-	       : leaf->dso    ? perfev_dso__name(leaf->dso)
-			      : PERFEV_UNKNOWN_NAME;
+	name = kernel ? PERFEV_KERNEL_DSO_NAME : dso ? perfev_dso__name(dso) : PERFEV_UNKNOWN_NAME;
 	if (list_has(&f->dsos, name))
 		return true;
-	return leaf && leaf->dso && !leaf->kernel &&
-	       list_has(&f->dsos, perfev_dso__short_name(leaf->dso));
+	return dso && !kernel && list_has(&f->dsos, perfev_dso__short_name(dso));
+}
+
+bool filter_dso_ok(const struct perfev_sample_filter *f, const struct perfev_frame *leaf)
+{
+	if (!leaf)
+		return perfev_sample_filter__dso_ok(f, NULL, false);
+	return perfev_sample_filter__dso_ok(f, leaf->dso, leaf->kernel);
+}
+
+bool perfev_sample_filter__thread_ok(const struct perfev_sample_filter *f,
+				     const struct perfev_thread *t)
+{
+	return !f || filter_thread_ok(f, t);
 }
