@@ -79,24 +79,7 @@ struct gctx {
 	uint64_t total, min;
 	uint32_t *path;
 	size_t cap_path;
-	uint32_t *stack;
-	size_t cap_stack;
 };
-
-static bool stack_push(struct gctx *g, size_t *sp, uint32_t v)
-{
-	if (*sp == g->cap_stack) {
-		size_t cap = g->cap_stack ? g->cap_stack * 2 : 256;
-		uint32_t *n = realloc(g->stack, cap * sizeof(*n));
-
-		if (!n)
-			return false;
-		g->stack = n;
-		g->cap_stack = cap;
-	}
-	g->stack[(*sp)++] = v;
-	return true;
-}
 
 static bool path_room(struct gctx *g, size_t n)
 {
@@ -260,38 +243,51 @@ static void reverse(uint32_t *a, size_t n)
 	}
 }
 
-/* Chains from node down to each descendant that ends samples (children mode, caller order). */
-static void add_descendants(struct gctx *g, uint32_t node, size_t base)
+/* The child of chain node c for frame, made when missing; NONE when out of memory. */
+static uint32_t child_of(struct chains *c, uint32_t parent, uint32_t frame)
 {
-	size_t sp = 0;
+	uint32_t k;
 
-	for (uint32_t c = perfev_profile__node(g->p, node)->first_child; c != NONE;
-	     c = perfev_profile__node(g->p, c)->next_sibling) {
-		if (!stack_push(g, &sp, c))
-			return;
-	}
-	while (sp) {
-		uint32_t v = g->stack[--sp];
+	for (k = c->n[parent].first_child; k != NONE; k = c->n[k].next_sibling)
+		if (c->n[k].frame == frame)
+			return k;
+	k = cnode_new(c, frame);
+	if (k == NONE)
+		return NONE;
+	c->n[k].next_sibling = c->n[parent].first_child;
+	c->n[parent].first_child = k;
+	return k;
+}
+
+/*
+ * Merges the profile's subtree below node into chain node cn (children mode,
+ * caller order: the stacks through the entry, from it down to where each
+ * ended); the weight added.  As perf: a sample that ended in the entry itself
+ * (recursion) is drawn from its thread's root instead, so it is left out
+ * here.  Every chain counts, however light: the same path below the entry
+ * comes from many callers, and only the merged weight meets the threshold.
+ */
+static uint64_t merge_below(struct gctx *g, const struct perfev_profile_table *t, size_t idx,
+			    uint32_t node, uint32_t cn, int depth)
+{
+	uint64_t sum = 0;
+
+	if (depth > 4096)
+		return 0;
+	for (uint32_t v = perfev_profile__node(g->p, node)->first_child; v != NONE;
+	     v = perfev_profile__node(g->p, v)->next_sibling) {
 		const struct perfev_profile_node *n = perfev_profile__node(g->p, v);
-		size_t len;
+		uint64_t own = perfev_profile_table__node_entry(t, v) == idx ? 0 : n->self, w;
+		uint32_t k = child_of(&g->c, cn, n->frame);
 
-		len = path_to(g, v);
-		/*
-		 * A descendant below the threshold cannot make a visible branch, nor can
-		 * its own; its weight still counts for its callers' (perf hides such
-		 * branches only when printing), not as chains ending there.
-		 */
-		if (n->total < g->min) {
-			if (g->o->graph == GRAPH_GRAPH && len >= base)
-				chain_add(&g->c, g->path + base - 1, len - base, n->total, false);
-			continue;
-		}
-		if (n->self && len > base)
-			chain_add(&g->c, g->path + base - 1, len - base + 1, n->self, true);
-		for (uint32_t c = n->first_child; c != NONE; c = perfev_profile__node(g->p, c)->next_sibling)
-			if (!stack_push(g, &sp, c))
-				return;
+		if (k == NONE)
+			return sum;
+		w = own + merge_below(g, t, idx, v, k, depth + 1);
+		g->c.n[k].weight += w;
+		g->c.n[k].ends += own;
+		sum += w;
 	}
+	return sum;
 }
 
 static uint64_t graph_min(const struct report_opts *o, uint64_t total)
@@ -342,10 +338,16 @@ static void add_children_chains(struct gctx *g, const struct perfev_profile_tabl
 	}
 	if (!outermost(g->p, t, node, idx))
 		return;
-	len = path_to(g, node);
 	if (g->o->caller) {
-		add_descendants(g, node, len);
+		uint32_t k = child_of(&g->c, 0, n->frame);
+		uint64_t w = k == NONE ? 0 : merge_below(g, t, idx, node, k, 0);
+
+		if (k != NONE) {
+			g->c.n[k].weight += w;
+			g->c.n[0].weight += w;
+		}
 	} else {
+		len = path_to(g, node);
 		reverse(g->path, len);
 		chain_add(&g->c, g->path, len, n->total, true);
 	}
@@ -413,5 +415,4 @@ void report_graph_print(FILE *f, const struct perfev_profile *p,
 		print_chains(&g);
 	free(g.c.n);
 	free(g.path);
-	free(g.stack);
 }

@@ -40,9 +40,27 @@ UNDERSCORES = re.compile(r"(?<![A-Za-z0-9_])_+(?=[A-Za-z])")
 IFUNC = re.compile(r"(?<=[A-Za-z0-9])_ifunc\b")
 
 
+# 2. Return addresses are looked up one byte before them: the return address of ld.so's
+#    `call _dl_start` in _start is the first byte of the label _dl_start_user, which perf
+#    names and perfev names _start, the caller (in script, the address shows it: see
+#    compare_script).  Rows of the two names merge (merged_rows).
+DL_START_USER = re.compile(r"\bdl_start_user\b")
+# 3. The level of an unresolved user-space address: perf prints the level of the frame it
+#    resolved before ([k] below a kernel sample), perfev [.] for a user address.
+UNKNOWN_USER_K = re.compile(r"(\[unknown\] +)\[k\](?= (?:0x)?0*[0-7][0-9a-f]{0,15}$)", re.M)
+
+
+# Names that the normalisations above join: two branches (or rows) each below perf's
+# 0.5% threshold of the call graphs can make one above it in perfev's, which perf then
+# does not show; such a branch or graph of perfev's is let through.
+JOINED = {"start"}
+JOINED_BELOW = 1.0
+
+
 def deliberate(text):
     """A text with the names deliberately different reduced to what both tools agree on."""
-    return IFUNC.sub("", UNDERSCORES.sub("", GI_ALIAS.sub(lambda m: m.group(1), text)))
+    text = IFUNC.sub("", UNDERSCORES.sub("", GI_ALIAS.sub(lambda m: m.group(1), text)))
+    return UNKNOWN_USER_K.sub(r"\1[.]", DL_START_USER.sub("start", text))
 PCT = re.compile(r"(-?[0-9]+\.[0-9]+)%")
 
 
@@ -123,35 +141,71 @@ def graph_tree(lines):
     return root
 
 
-def graph_diff(a, b, where, problems):
-    """Compares two graph trees; siblings match by their names, in any order; the worst difference."""
+def add_pct(a, b):
+    return None if a is None or b is None else a + b
+
+
+def trie_add(dst, node):
+    """Adds graph-tree node (its line of frames, then its branches) into trie dst."""
+    cur, pct = dst, node[0]
+    for name in node[1]:
+        ent = cur.get(name)
+        if ent is None:
+            cur[name] = ent = [pct, {}]
+        else:
+            ent[0] = add_pct(ent[0], pct)
+        cur = ent[1]
+    for kid in node[2]:
+        trie_add(cur, kid)
+
+
+def graph_trie(lines, into=None):
+    """A call graph as a trie of single frames, {name: [percent or None, {...}]}: each frame
+    of a straight line carries the line's percent; same-named siblings (names that the
+    normalisations made equal) are merged, their percentages added."""
+    trie = {} if into is None else into
+    trie_add(trie, graph_tree(lines))
+    return trie
+
+
+def trie_diff(a, b, where, problems):
+    """Compares two tries; the worst difference."""
     worst = 0.0
-    if a[0] is not None and b[0] is not None:
-        worst = abs(a[0] - b[0])
-        if worst > TOLERANCE + 1e-9:
-            problems.append("%s: perf %.2f%%, perfev %.2f%%" % (where, a[0], b[0]))
-    if a[1] != b[1]:
-        problems.append("%s: perf %s, perfev %s" % (where, " > ".join(a[1]) or "(nothing)",
-                                                   " > ".join(b[1]) or "(nothing)"))
-        return worst
-    left = list(b[2])
-    for kid in a[2]:
-        same = [k for k in left if k[1] == kid[1]] or [k for k in left if k[1][0] == kid[1][0]]
-        name = "%s > %s" % (where, kid[1][0])
-        if not same:
-            problems.append("%s: perfev has no branch %.2f%% %s" % (where, kid[0] or 0, kid[1][0]))
+    for name, (pct, kids) in a.items():
+        if name not in b:
+            problems.append("%s: perfev has no branch %s %s" % (
+                where, "%.2f%%" % pct if pct is not None else "-", name))
             continue
-        best = min(same, key=lambda k: abs((k[0] or 0) - (kid[0] or 0)))
-        left.remove(best)
-        worst = max(worst, graph_diff(kid, best, name, problems))
-    for kid in left:
-        problems.append("%s: perfev has an extra branch %.2f%% %s" % (where, kid[0] or 0, kid[1][0]))
+        vpct, vkids = b[name]
+        here = "%s > %s" % (where, name)
+        if pct is not None and vpct is not None:
+            d = abs(pct - vpct)
+            worst = max(worst, d)
+            if d > TOLERANCE + 1e-9:
+                problems.append("%s: perf %.2f%%, perfev %.2f%%" % (here, pct, vpct))
+        worst = max(worst, trie_diff(kids, vkids, here, problems))
+    for name, (pct, _) in b.items():
+        if name in JOINED and (pct is None or pct < JOINED_BELOW):
+            continue
+        if name not in a:
+            problems.append("%s: perfev has an extra branch %s %s" % (
+                where, "%.2f%%" % pct if pct is not None else "-", name))
     return worst
 
 
-def compare_graph(pg, vg, where, problems):
-    """Two call graphs as trees: the same branches, percentages within TOLERANCE; the largest difference."""
-    return graph_diff(graph_tree(pg), graph_tree(vg), where + " graph", problems)
+def merged_rows(body):
+    """The rows by their keys, {keys: (values, graph trie)}; rows whose keys the
+    normalisations made equal are merged (values added, graphs merged)."""
+    out = {}
+    for vals, keys, graph in rows(body):
+        if keys in out:
+            old, trie = out[keys]
+            vals = ["%.2f%%" % (num(a) + num(b)) if a.endswith("%") else str(int(a) + int(b))
+                    for a, b in zip(old, vals)]
+            out[keys] = (vals, graph_trie(graph, trie))
+        else:
+            out[keys] = (vals, graph_trie(graph))
+    return out
 
 
 def other_files_rows(full_text, dso):
@@ -180,19 +234,15 @@ def compare_report(ptext, vtext, dso_rows=None):
                 problems.append("header: perf %r, perfev %r" % (a.rstrip(), b.rstrip()))
         if len(ph) != len(vh):
             problems.append("header: perf has %d lines, perfev %d" % (len(ph), len(vh)))
-        prow, vrow = rows(pb), rows(vb)
-        left = {}
-        for r in vrow:
-            left.setdefault(r[1], []).append(r)
-        for vals, keys, graph in prow:
+        prow, vrow = merged_rows(pb), merged_rows(vb)
+        for keys, (vals, trie) in prow.items():
             if dso_rows is not None and tuple(keys[:1]) + tuple(keys[-1:]) in dso_rows:
                 continue
             total += 1
-            cands = left.get(keys)
-            if not cands:
+            if keys not in vrow:
                 problems.append("missing row %s %s" % (" ".join(vals), "  ".join(keys)))
                 continue
-            other = cands.pop(0)
+            other = vrow.pop(keys)
             matched += 1
             where = "row %s" % "  ".join(keys)
             for x, y in zip(vals, other[0]):
@@ -202,10 +252,9 @@ def compare_report(ptext, vtext, dso_rows=None):
                     problems.append("%s: perf %s, perfev %s" % (where, x, y))
             if len(vals) != len(other[0]):
                 problems.append("%s: perf has %d values, perfev %d" % (where, len(vals), len(other[0])))
-            worst = max(worst, compare_graph(graph, other[2], where, problems))
-        for cands in left.values():
-            for vals, keys, _ in cands:
-                problems.append("extra row %s %s" % (" ".join(vals), "  ".join(keys)))
+            worst = max(worst, trie_diff(trie, other[1], where + " graph", problems))
+        for keys, (vals, _) in vrow.items():
+            problems.append("extra row %s %s" % (" ".join(vals), "  ".join(keys)))
     return total, matched, worst, problems
 
 

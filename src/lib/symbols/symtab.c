@@ -150,7 +150,8 @@ static bool better(const struct sym_sort *a, const struct sym_sort *b)
 	lb = strlen(b->s.raw_name);
 	if (la != lb)
 		return la > lb;
-	return strcmp(a->s.raw_name, b->s.raw_name) < 0;
+	/* perf keeps the first of the table (its tie goes to the symbol met first). */
+	return a->idx < b->idx;
 }
 
 static int cmp_sort(const void *pa, const void *pb)
