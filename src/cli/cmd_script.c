@@ -13,6 +13,7 @@
 #include "cli.h"
 #include "opt.h"
 #include "perfev/perfev.h"
+#include "trace_text.h"
 
 enum field {
 	F_COMM = 1 << 0,
@@ -93,14 +94,7 @@ struct script_state {
 	unsigned max_stack;
 	int name_width;
 	FILE *out;
-	/* Tracepoint formats, from the file's tracing data once the first tracepoint sample comes. */
-	struct perfev_tracefmt *tf;
-	bool tf_loaded;
-	const struct perfev_tp_format **formats; /* per event; NULL: none (yet) */
-	bool *format_looked_up;
-	size_t nr_formats;
-	char *line;
-	size_t line_size;
+	struct trace_text *tt; /* tracepoints' fields */
 };
 
 /* The frame's address within its symbol's DSO, for "+0x..." (the IP itself, not IP - 1). */
@@ -167,102 +161,13 @@ static bool has_callchain(const struct perfev_session_sample *ss)
 	       ((t & PERF_SAMPLE_REGS_USER) && (t & PERF_SAMPLE_STACK_USER));
 }
 
-/* Formats come with the file: its tracing data, read when the first tracepoint sample needs it. */
-static void load_formats(struct script_state *st, struct perfev_data_reader *r)
-{
-	const void *data;
-	size_t size;
-
-	st->tf_loaded = true;
-	st->tf = perfev_tracefmt__new();
-	if (!st->tf)
-		return;
-	if (perfev_data_reader__feature(r, PERFEV_FEAT_TRACING_DATA, &data, &size) < 0) {
-		cli_note("the file has tracepoint samples but no tracing data; their fields are not "
-			 "printed");
-		return;
-	}
-	if (perfev_tracefmt__add_tracing_data(st->tf, data, size) < 0)
-		cli_note("the file's tracing data cannot be read (%s); tracepoint fields are not "
-			 "printed", perfev_last_error());
-}
-
-/* The format of tracepoint event evsel, or NULL. */
-static const struct perfev_tp_format *evsel_format(struct script_state *st, int evsel)
-{
-	struct perfev_data_reader *r = perfev_session__reader(st->s);
-	const struct perf_event_attr *a;
-
-	if (evsel < 0)
-		return NULL;
-	a = perfev_data_reader__attr(r, (size_t)evsel);
-	if (!a || a->type != PERF_TYPE_TRACEPOINT)
-		return NULL;
-	if ((size_t)evsel >= st->nr_formats) {
-		size_t n = (size_t)evsel + 1;
-		const struct perfev_tp_format **f = realloc(st->formats, n * sizeof(*f));
-		bool *l = realloc(st->format_looked_up, n * sizeof(*l));
-
-		if (f)
-			st->formats = f;
-		if (l)
-			st->format_looked_up = l;
-		if (!f || !l)
-			return NULL;
-		memset(f + st->nr_formats, 0, (n - st->nr_formats) * sizeof(*f));
-		memset(l + st->nr_formats, 0, (n - st->nr_formats) * sizeof(*l));
-		st->nr_formats = n;
-	}
-	if (!st->format_looked_up[evsel]) {
-		if (!st->tf_loaded)
-			load_formats(st, r);
-		st->formats[evsel] = perfev_tracefmt__find_id(st->tf, a->config);
-		st->format_looked_up[evsel] = true;
-	}
-	return st->formats[evsel];
-}
-
-/* %pS in a print fmt: the kernel's symbols, as perf resolves them. */
-static const char *kernel_symbol(void *ctx, uint64_t addr, uint64_t *start)
-{
-	struct script_state *st = ctx;
-	struct perfev_dso *k = perfev_symbolizer__kernel(perfev_session__symbolizer(st->s));
-	const struct perfev_symbol *sym = k ? perfev_dso__find_symbol(k, addr) : NULL;
-
-	if (!sym)
-		return NULL;
-	*start = sym->start;
-	return sym->name;
-}
-
-static void print_trace(struct script_state *st, const struct perfev_tp_format *tf,
-			const struct perfev_sample *sm)
-{
-	struct perfev_tp_print_opts po = { .sz = sizeof(po), .ksym = kernel_symbol, .ctx = st };
-	int n = perfev_tp_format__print(tf, sm->raw.data, sm->raw.size, &po, st->line,
-					st->line_size);
-
-	if (n >= 0 && (size_t)n >= st->line_size) {
-		char *big = realloc(st->line, (size_t)n + 1);
-
-		if (big) {
-			st->line = big;
-			st->line_size = (size_t)n + 1;
-			n = perfev_tp_format__print(tf, sm->raw.data, sm->raw.size, &po, st->line,
-						    st->line_size);
-		}
-	}
-	if (n > 0)
-		fputs(st->line, st->out);
-}
-
 static int on_sample(void *ctx, const struct perfev_session_sample *ss)
 {
 	struct script_state *st = ctx;
 	const struct perfev_sample *sm = &ss->ev->rec.sample;
 	struct perfev_data_reader *r = perfev_session__reader(st->s);
 	const struct perfev_tp_format *tf =
-		(sm->sample_type & PERF_SAMPLE_RAW) ? evsel_format(st, ss->evsel) : NULL;
+		(sm->sample_type & PERF_SAMPLE_RAW) ? trace_text_format(st->tt, ss->evsel) : NULL;
 	unsigned f = st->fields[tf != NULL];
 	bool chain;
 	FILE *o = st->out;
@@ -293,8 +198,12 @@ static int on_sample(void *ctx, const struct perfev_session_sample *ss)
 			ss->evsel >= 0 ? perfev_data_reader__evsel_name(r, ss->evsel) : PERFEV_UNKNOWN_NAME);
 	if (f & F_ADDR)
 		fprintf(o, "%16" PRIx64 " ", sm->addr);
-	if ((f & F_TRACE) && tf)
-		print_trace(st, tf, sm);
+	if ((f & F_TRACE) && tf) {
+		const char *txt = trace_text_print(st->tt, tf, sm);
+
+		if (txt)
+			fputs(txt, o);
+	}
 	if (chain) {
 		size_t n = ss->nr_frames;
 
@@ -369,6 +278,11 @@ int cmd_script(int argc, char **argv)
 	st.s = cli_session_open(input, a.no_demangle, &a.quiet, NULL, &sy);
 	if (!st.s)
 		goto out;
+	st.tt = trace_text_new(st.s);
+	if (!st.tt) {
+		cli_error("out of memory reading '%s'", input);
+		goto out;
+	}
 	err = perfev_session__process(st.s, on_sample, &st);
 	if (fflush(stdout) || err == -EIO) {
 		if (errno != EPIPE)
@@ -388,10 +302,7 @@ int cmd_script(int argc, char **argv)
 out:
 	perfev_session__delete(st.s);
 	perfev_symbolizer__delete(sy);
-	perfev_tracefmt__delete(st.tf);
-	free(st.formats);
-	free(st.format_looked_up);
-	free(st.line);
+	trace_text_delete(st.tt);
 	cli_args__free(&a);
 	return ret;
 }
