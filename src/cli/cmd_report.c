@@ -11,6 +11,7 @@
 #include "opt.h"
 #include "perfev/perfev.h"
 #include "report.h"
+#include "trace_text.h"
 
 static const char *const key_names[NR_KEYS] = { "comm", "pid", "tid", "dso", "sym", "srcline" };
 
@@ -43,14 +44,24 @@ static bool parse_sort(struct report_opts *o, const char *arg)
 	for (char *t = dup ? strtok_r(dup, ",", &save) : NULL; t; t = strtok_r(NULL, ",", &save)) {
 		int k = parse_key(t);
 
+		if (!strcmp(t, "trace")) {
+			o->trace = true;
+			continue;
+		}
 		if (k < 0) {
-			cli_error("unknown sort key '%s'; the keys are comm, pid, tid, dso, sym, srcline", t);
+			cli_error("unknown sort key '%s'; the keys are comm, pid, tid, dso, sym, srcline, "
+				  "trace", t);
 			ok = false;
 			break;
 		}
 		add_key(o, k);
 	}
 	free(dup);
+	if (ok && o->trace && o->nr_keys) {
+		cli_error("the trace key sorts alone: '-s trace' (a tracepoint's fields), not with "
+			  "other keys");
+		ok = false;
+	}
 	return ok;
 }
 
@@ -247,6 +258,7 @@ static bool parse_args(int argc, char **argv, struct report_opts *o, bool *no_de
 	if (a.fields && !parse_fields(o, a.fields, a.sort != NULL))
 		goto out;
 	o->sym_first = a.sort && !a.fields && o->nr_keys && o->keys[0] == KEY_SYM;
+	o->keys_given = a.sort || a.fields;
 	if (!o->nr_keys) {
 		add_key(o, KEY_COMM);
 		add_key(o, KEY_DSO);
@@ -257,6 +269,15 @@ static bool parse_args(int argc, char **argv, struct report_opts *o, bool *no_de
 out:
 	cli_args__free(&a);
 	return ok;
+}
+
+/* perf sorts recordings of tracepoints only by their fields. */
+static bool only_tracepoints(struct perfev_data_reader *r)
+{
+	for (size_t i = 0; i < perfev_data_reader__nr_evsels(r); i++)
+		if (perfev_data_reader__attr(r, i)->type != PERF_TYPE_TRACEPOINT)
+			return false;
+	return perfev_data_reader__nr_evsels(r) > 0;
 }
 
 static bool file_has_callchains(struct perfev_data_reader *r)
@@ -276,6 +297,8 @@ struct report_state {
 	struct report_opts *o;
 	struct perfev_session *s;
 	struct perfev_profile **profiles;
+	struct report_trace **traces; /* per event, with the trace key */
+	struct trace_text *tt;
 	struct report_totals *file; /* per event: every sample read, filtered or not */
 	size_t nr_profiles;
 	uint64_t delivered;
@@ -299,6 +322,8 @@ static void set_defaults(struct report_state *st)
 		o->graph = cg ? GRAPH_GRAPH : GRAPH_NONE;
 	if (!o->order_set)
 		o->caller = o->children;
+	if (!o->keys_given && only_tracepoints(perfev_session__reader(st->s)))
+		o->trace = true;
 	st->defaults_set = true;
 }
 
@@ -312,6 +337,23 @@ static void show_progress(struct report_state *st, bool done)
 	else if (total)
 		fprintf(stderr, "\rperfev report: reading %.0f%% of %.1f MB", 100.0 * cur / total,
 			total / 1e6);
+}
+
+/* A sample under the trace key: its row by its fields' text ("N/A" for other events, as perf). */
+static int add_traced(struct report_state *st, const struct perfev_session_sample *ss, size_t nr)
+{
+	const struct perfev_sample *sm = &ss->ev->rec.sample;
+	const struct perfev_tp_format *tf =
+		(sm->sample_type & PERF_SAMPLE_RAW) ? trace_text_format(st->tt, ss->evsel) : NULL;
+	const char *text = tf ? trace_text_print(st->tt, tf, sm) : NULL;
+	int err = report_trace_add(st->traces[ss->evsel], text ? text : "N/A", ss->period);
+
+	if (err)
+		return err;
+	return perfev_profile__add_at(st->profiles[ss->evsel], ss->thread, ss->frames, nr, ss->period,
+				      sm->sample_type & PERF_SAMPLE_TIME ? sm->time : 0)
+		       ? -ENOMEM
+		       : 0;
 }
 
 static int on_sample(void *ctx, const struct perfev_session_sample *ss)
@@ -329,11 +371,17 @@ static int on_sample(void *ctx, const struct perfev_session_sample *ss)
 	if ((size_t)ss->evsel >= st->nr_profiles) {
 		size_t n = ss->evsel + 1;
 		struct perfev_profile **p = realloc(st->profiles, n * sizeof(*p));
+		struct report_trace **tr;
 		struct report_totals *t;
 
 		if (!p)
 			return -ENOMEM;
 		st->profiles = p;
+		tr = realloc(st->traces, n * sizeof(*tr));
+		if (!tr)
+			return -ENOMEM;
+		st->traces = tr;
+		memset(tr + st->nr_profiles, 0, (n - st->nr_profiles) * sizeof(*tr));
 		t = realloc(st->file, n * sizeof(*t));
 		if (!t)
 			return -ENOMEM;
@@ -344,7 +392,7 @@ static int on_sample(void *ctx, const struct perfev_session_sample *ss)
 	}
 	if (!st->profiles[ss->evsel]) {
 		struct perfev_profile_opts po = { .sz = sizeof(po), .inlines = o->inlines,
-						  .background = true };
+						  .background = true, .times = o->trace };
 
 		bool need[NR_KEYS] = { false };
 
@@ -360,6 +408,8 @@ static int on_sample(void *ctx, const struct perfev_session_sample *ss)
 		st->profiles[ss->evsel] = perfev_profile__new(&po);
 		if (!st->profiles[ss->evsel])
 			return -ENOMEM;
+		if (o->trace && !(st->traces[ss->evsel] = report_trace_new()))
+			return -ENOMEM;
 	}
 	st->file[ss->evsel].samples++;
 	st->file[ss->evsel].period += ss->period;
@@ -370,6 +420,8 @@ static int on_sample(void *ctx, const struct perfev_session_sample *ss)
 	/* Without call graphs in the output, only where the sample was taken matters. */
 	if (o->graph == GRAPH_NONE && !o->children && nr > 1)
 		nr = 1;
+	if (o->trace)
+		return add_traced(st, ss, nr);
 	return perfev_profile__add(st->profiles[ss->evsel], ss->thread, ss->frames, nr, ss->period)
 		       ? -ENOMEM
 		       : 0;
@@ -416,6 +468,13 @@ static void print_table(struct report_state *st, size_t evsel)
 
 	if (st->o->rows && !st->o->relative)
 		tot = st->file[evsel];
+	if (st->o->trace) {
+		print_header(&h, &tot);
+		if (!report_trace_print(stdout, st->traces[evsel], p, st->o, tot.period))
+			cli_error("out of memory building the table of '%s'",
+				  perfev_data_reader__evsel_name(perfev_session__reader(st->s), evsel));
+		return;
+	}
 	if (!report_table_print(stdout, p, st->o, &tot, print_header, &h, &ps)) {
 		cli_error("out of memory building the table of '%s'",
 			  perfev_data_reader__evsel_name(perfev_session__reader(st->s), evsel));
@@ -440,6 +499,11 @@ int cmd_report(int argc, char **argv)
 	st.s = cli_session_open(o.input, no_demangle, &o.quiet, o.filter, &sy);
 	if (!st.s)
 		goto out;
+	st.tt = trace_text_new(st.s);
+	if (!st.tt) {
+		cli_error("out of memory reading '%s'", o.input);
+		goto out;
+	}
 	st.progress = !o.quiet && isatty(STDERR_FILENO);
 	uint64_t t0 = cli_now_ns();
 
@@ -476,10 +540,8 @@ int cmd_report(int argc, char **argv)
 	}
 	/* Once, for the whole file, as perf: the LOST_SAMPLES records' count. */
 	printf("#\n");
-	if (o.fixed[KEY_COMM] || o.fixed[KEY_DSO] || o.fixed[KEY_SYM]) {
-		report_print_fixed(stdout, &o);
+	if (report_print_fixed(stdout, &o))
 		printf("#\n");
-	}
 	printf("# Total Lost Samples: %" PRIu64 "\n#\n", ss->nr_lost_samples);
 	for (size_t i = 0; i < st.nr_profiles; i++)
 		if (st.profiles[i])
@@ -497,6 +559,10 @@ out:
 	for (size_t i = 0; i < st.nr_profiles; i++)
 		perfev_profile__delete(st.profiles[i]);
 	free(st.profiles);
+	for (size_t i = 0; i < st.nr_profiles; i++)
+		report_trace_delete(st.traces[i]);
+	free(st.traces);
+	trace_text_delete(st.tt);
 	free(st.file);
 	perfev_session__delete(st.s);
 	perfev_symbolizer__delete(sy);

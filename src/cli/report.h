@@ -60,6 +60,8 @@ struct report_opts {
 	bool hide[NR_KEYS];  /* columns a filter fixes to one value (perf elides them) */
 	const char *fixed[NR_KEYS]; /* that value */
 	bool show_nr;	     /* -n: the Samples column */
+	bool trace;	     /* sorted by the trace key alone (report_trace.c) */
+	bool keys_given;     /* -s or -F named the keys */
 	bool inlines;
 	bool quiet;
 	bool verbose; /* -v: also the time each phase took */
@@ -75,8 +77,8 @@ bool report_entry_passes(const struct report_opts *o, const struct perfev_profil
  * perf does (all of them shown again when every key would go).
  */
 void report_hide_fixed(struct report_opts *o, const char *comms, const char *dsos);
-/* The "# comm: NAME" lines of the hidden columns, as perf prints them. */
-void report_print_fixed(FILE *f, const struct report_opts *o);
+/* The "# comm: NAME" lines of the hidden columns, as perf prints them; whether there were any. */
+bool report_print_fixed(FILE *f, const struct report_opts *o);
 
 /* A shown entry with its key texts, made once: sorting and printing only compare and copy. */
 struct report_row {
@@ -113,6 +115,27 @@ typedef void (*report_header_fn)(void *ctx, const struct report_totals *t);
 bool report_table_print(FILE *f, const struct perfev_profile *p, const struct report_opts *o,
 			const struct report_totals *file, report_header_fn header, void *ctx,
 			struct report_print_stats *ps);
+
+/*
+ * Prints the call graph of the samples that ended in nodes[0..n) with
+ * weights[0..n) (the rows of the trace key).
+ */
+void report_graph_print_nodes(FILE *f, const struct perfev_profile *p, const uint32_t *nodes,
+			      const uint64_t *weights, size_t n, const struct report_opts *o,
+			      uint64_t total);
+
+/*
+ * report_trace.c: the trace key's rows (perf's default for tracepoint
+ * recordings).  report_trace_add() files the next sample added to the
+ * event's profile (made with opts.times) under its text.
+ */
+struct report_trace;
+struct report_trace *report_trace_new(void);
+void report_trace_delete(struct report_trace *t);
+int report_trace_add(struct report_trace *t, const char *text, uint64_t period);
+/* The rows, heaviest first, each with its call graph; false when out of memory. */
+bool report_trace_print(FILE *f, const struct report_trace *t, const struct perfev_profile *p,
+			const struct report_opts *o, uint64_t total);
 
 /* Whether entry idx has a call graph to show (graphs are on, and it is above the threshold). */
 bool report_graph_wanted(const struct perfev_profile_table *t, size_t idx,

@@ -60,13 +60,17 @@ void report_hide_fixed(struct report_opts *o, const char *comms, const char *dso
 		memset(o->hide, 0, sizeof(o->hide));
 }
 
-void report_print_fixed(FILE *f, const struct report_opts *o)
+bool report_print_fixed(FILE *f, const struct report_opts *o)
 {
 	static const char *const what[NR_KEYS] = { [KEY_COMM] = "comm", [KEY_DSO] = "dso",
 						    [KEY_SYM] = "symbol" };
+	bool any = false;
 
 	/* In the columns' order, for each sort key a filter fixes (shown or not). */
-	for (int i = 0; i < o->nr_keys; i++)
-		if (o->fixed[o->keys[i]])
+	for (int i = 0; i < o->nr_keys && !o->trace; i++)
+		if (o->fixed[o->keys[i]]) {
 			fprintf(f, "# %s: %s\n", what[o->keys[i]], o->fixed[o->keys[i]]);
+			any = true;
+		}
+	return any;
 }

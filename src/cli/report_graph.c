@@ -305,21 +305,27 @@ bool report_graph_wanted(const struct perfev_profile_table *t, size_t idx,
 	return o->graph != GRAPH_NONE && weight && weight >= graph_min(o, total);
 }
 
-/* Without children: the stack of each sample taken in the entry's node. */
-static void add_self_chain(struct gctx *g, uint32_t node, const struct perfev_profile_node *n)
+/* The stack of samples of weight w that ended in node. */
+static void add_chain_to(struct gctx *g, uint32_t node, uint64_t w)
 {
 	size_t len;
 
-	if (!n->self)
+	if (!w)
 		return;
 	len = path_to(g, node);
 	if (g->o->caller) {
-		chain_add(&g->c, g->path, len, n->self, true);
+		chain_add(&g->c, g->path, len, w, true);
 	} else {
 		/* The entry's frame, then its callers nearest first, as perf draws it. */
 		reverse(g->path, len);
-		chain_add(&g->c, g->path, len, n->self, true);
+		chain_add(&g->c, g->path, len, w, true);
 	}
+}
+
+/* Without children: the stack of each sample taken in the entry's node. */
+static void add_self_chain(struct gctx *g, uint32_t node, const struct perfev_profile_node *n)
+{
+	add_chain_to(g, node, n->self);
 }
 
 /*
@@ -411,6 +417,25 @@ void report_graph_print(FILE *f, const struct perfev_profile *p,
 		else
 			add_self_chain(&g, i, n);
 	}
+	if (!g.c.nomem && g.c.n[0].first_child)
+		print_chains(&g);
+	free(g.c.n);
+	free(g.path);
+}
+
+void report_graph_print_nodes(FILE *f, const struct perfev_profile *p, const uint32_t *nodes,
+			      const uint64_t *weights, size_t n, const struct report_opts *o,
+			      uint64_t total)
+{
+	struct gctx g = { .f = f, .p = p, .o = o, .total = total, .min = graph_min(o, total) };
+	uint64_t sum = 0;
+
+	for (size_t i = 0; i < n; i++)
+		sum += weights[i];
+	if (!sum || sum < g.min || cnode_new(&g.c, NONE) == NONE)
+		return;
+	for (size_t i = 0; i < n; i++)
+		add_chain_to(&g, nodes[i], weights[i]);
 	if (!g.c.nomem && g.c.n[0].first_child)
 		print_chains(&g);
 	free(g.c.n);

@@ -123,6 +123,17 @@ check "-S keeps the rows of those functions; -n adds the Samples column" \
 	sh -c "[ \$(grep -c '%' '$TMP/syms') = 2 ] && grep -q '^# Overhead       Samples  Command' '$TMP/syms'"
 "$PERFEV" report -i "$TMP/v_fp.data" --percentage half >/dev/null 2>"$TMP/err"
 check "--percentage takes absolute or relative" grep -q "absolute or relative, not 'half'" "$TMP/err"
+# The trace key: perf's default for recordings of tracepoints only.
+if have_tracefs; then
+	"$PERFEV" record -q -e sched:sched_switch -c 1 -o "$TMP/tp.data" -- "$HELPERS/sleeper" 5 >/dev/null 2>&1
+	"$PERFEV" report -i "$TMP/tp.data" --stdio --no-children -g none >"$TMP/tp" 2>&1
+	check "a recording of tracepoints is sorted by their fields (the trace key)" \
+		sh -c "grep -q '^# Overhead  Trace output' '$TMP/tp' && grep -Eq '^ +[0-9.]+%  prev_comm=.* ==> next_comm=' '$TMP/tp'"
+	"$PERFEV" report -i "$TMP/tp.data" --stdio -s trace,comm >/dev/null 2>"$TMP/err"
+	check "the trace key sorts alone" grep -q "the trace key sorts alone" "$TMP/err"
+else
+	skip "the trace key" "tracefs is not mounted here (no sched:sched_switch)"
+fi
 "$PERFEV" report -i "$TMP/v_fp.data" --stdio --no-children --comm nosuch -g none >/dev/null 2>"$TMP/err"
 check "--comm with no match says the file holds no such samples" grep -q "no samples" "$TMP/err"
 "$PERFEV" report -i "$TMP/v_fp.data" --stdio --no-children -F overhead,sample,sym -g none >"$TMP/f" 2>&1
