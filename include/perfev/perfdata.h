@@ -197,6 +197,14 @@ PERFEV_API int perfev_data_writer__add_build_id(struct perfev_data_writer *w, in
 						size_t build_id_size, const char *filename);
 
 /*
+ * The times of the first and last samples written, for HEADER_SAMPLE_TIME
+ * (perf report --time 10%/2 reads the recording's span from it; file mode
+ * only, as perf).  Any time before finish(); 0, or -EINVAL when last < first.
+ */
+PERFEV_API int perfev_data_writer__set_sample_time(struct perfev_data_writer *w, uint64_t first,
+						   uint64_t last);
+
+/*
  * Writes the header and attrs (pipe mode: also the feature records), and
  * the tracing data when an event is a tracepoint.  Fails before writing
  * anything when those cannot be read: -PERFEV_ERR_NOTRACEFS without
@@ -258,9 +266,9 @@ PERFEV_API int perfev_data_writer__finished_round(struct perfev_data_writer *w);
 /*
  * Ends the data: writes the feature sections (file mode: tracing data
  * when an event is a tracepoint, build ids, hostname, osrelease, version, arch, nrcpus, cpudesc, cpuid, total_mem,
- * cmdline, event_desc, group_desc when groups were declared, compressed
- * when compressing; a host fact that cannot be read is left out, as perf
- * does) and the final header.  The fd is left open, positioned at the end.
+ * cmdline, event_desc, pmu_mappings, group_desc when groups were declared,
+ * sample_time when set, compressed when compressing; a host fact that cannot
+ * be read is left out, as perf does) and the final header.  The fd is left open, positioned at the end.
  * After a write failure it returns that failure again, having closed the
  * file at the last complete round.
  */

@@ -265,6 +265,7 @@ static bool parse_args(int argc, char **argv, struct report_opts *o, bool *no_de
 		add_key(o, KEY_SYM);
 	}
 	report_hide_fixed(o, a.filter.comms, a.filter.dsos);
+	o->time = a.filter.time ? strdup(a.filter.time) : NULL;
 	ok = true;
 out:
 	cli_args__free(&a);
@@ -452,8 +453,12 @@ static void print_header(void *ctx, const struct report_totals *t)
 	char unit;
 	uint64_t samples = abbreviated(t->samples, &unit);
 
-	printf("# Samples: %" PRIu64 "%c of event '%s'\n", samples, unit,
+	printf("# Samples: %" PRIu64 "%c of event '%s'", samples, unit,
 	       perfev_data_reader__evsel_name(r, h->evsel));
+	/* As perf says which part of the recording it shows. */
+	if (h->st->o->time)
+		printf(" (time slices: %s)", h->st->o->time);
+	putchar('\n');
 	printf("# Event count (approx.): %" PRIu64 "\n#\n", t->period);
 }
 
@@ -568,5 +573,6 @@ out:
 	perfev_symbolizer__delete(sy);
 	perfev_sample_filter__delete(o.filter);
 	perfev_sample_filter__delete(o.rows);
+	free((char *)o.time);
 	return ret;
 }

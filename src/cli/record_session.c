@@ -28,6 +28,7 @@ struct session {
 	bool failed;	   /* a write or a ring failed: stop recording */
 	uint64_t samples;  /* PERF_RECORD_SAMPLE records of the rounds written */
 	uint64_t round_samples; /* those of the round being written */
+	uint64_t first_time, last_time; /* of the samples, for HEADER_SAMPLE_TIME */
 	uint64_t rounds;
 	unsigned char *synth;
 	size_t synth_len, synth_cap;
@@ -66,6 +67,9 @@ static void note_lost(struct session *s, const void *rec, size_t size)
 	s->lost[perfev_evsel__idx(ev)].sid = r.sample_id;
 }
 
+/* A sample's time: after its header, IDENTIFIER, IP and TID. */
+#define SAMPLE_TIME_AT (sizeof(struct perf_event_header) + 3 * sizeof(uint64_t))
+
 /* The records the summary, the build-id table and the lost samples need, as the writer passes them. */
 static int seen(const void *rec, size_t size, void *ctx)
 {
@@ -73,8 +77,19 @@ static int seen(const void *rec, size_t size, void *ctx)
 	struct perf_event_header h;
 
 	memcpy(&h, rec, sizeof(h));
-	if (h.type == PERF_RECORD_SAMPLE)
+	if (h.type == PERF_RECORD_SAMPLE) {
+		uint64_t t;
+
 		s->round_samples++;
+		/* Every event samples IDENTIFIER, IP, TID and TIME first (record_attr.c). */
+		if (size >= SAMPLE_TIME_AT + sizeof(t)) {
+			memcpy(&t, (const char *)rec + SAMPLE_TIME_AT, sizeof(t));
+			if (t && (!s->first_time || t < s->first_time))
+				s->first_time = t;
+			if (t > s->last_time)
+				s->last_time = t;
+		}
+	}
 	else if (h.type == PERF_RECORD_LOST)
 		note_lost(s, rec, size);
 	else if (h.misc & PERF_RECORD_MISC_MMAP_BUILD_ID)
@@ -444,6 +459,9 @@ int record_run(struct record_opts *o)
 		s.failed = true;
 		ret = 1;
 	}
+	/* perf report --time 10%/2 takes the recording's span from it. */
+	if (s.last_time)
+		perfev_data_writer__set_sample_time(s.w, s.first_time, s.last_time);
 	/* After a write failure finish() repeats that error, which was said already. */
 	if (perfev_data_writer__finish(s.w) < 0 && !s.failed) {
 		cli_error("%s", perfev_last_error());

@@ -61,6 +61,7 @@ struct report_opts {
 	const char *fixed[NR_KEYS]; /* that value */
 	bool show_nr;	     /* -n: the Samples column */
 	bool trace;	     /* sorted by the trace key alone (report_trace.c) */
+	const char *time;    /* --time as given, for the header */
 	bool keys_given;     /* -s or -F named the keys */
 	bool inlines;
 	bool quiet;

@@ -72,6 +72,12 @@ for f in hostname "os release" arch nrcpus "cpudesc" cmdline "event"; do
 	check "perf shows the header's $f" grep -q "# $f" "$TMP/hdr"
 done
 check "the header's cmdline is the perfev command" grep -q "# cmdline : .*record" "$TMP/hdr"
+check "perf shows the header's PMU mappings (HEADER_PMU_MAPPINGS)" grep -q "# pmu mappings: .*software = 1" "$TMP/hdr"
+check "perf shows the times of the first and last samples (HEADER_SAMPLE_TIME)" \
+	sh -c "grep -q '# time of first sample : [0-9]' '$TMP/hdr' && grep -q '# time of last sample : [0-9]' '$TMP/hdr'"
+half=$(perf script -F time -i "$TMP/hot.data" --time 50%/1 2>/dev/null | grep -c .)
+check "perf report --time 50%/1 reads the span from the file (${half:-no} of $ns samples)" \
+	sh -c "[ -n '$half' ] && [ '$half' -gt 0 ] && [ '$half' -lt '$ns' ]"
 perf buildid-list -i "$TMP/hot.data" >"$TMP/bids" 2>/dev/null
 hot_bid=$(readelf -n "$HOT" | awk '/Build ID/ { print $3 }')
 check "the build id of the sampled program is in the file" grep -q "^$hot_bid .*hot\$" "$TMP/bids"

@@ -311,6 +311,8 @@ static struct perfev_data_writer *new_writer(int fd, const struct cfg *c)
 	if (c->two) {
 		assert_int_equal(perfev_data_writer__add_attr(w, &b, ids_b, 1, "pdw-clock-b"), 0);
 		assert_int_equal(perfev_data_writer__add_group(w, "pdw-group", 0, 2), 0);
+		assert_int_equal(perfev_data_writer__set_sample_time(w, 2000, 1000), -EINVAL);
+		assert_int_equal(perfev_data_writer__set_sample_time(w, 1000, 2000), 0);
 	}
 	if (exe_build_id_size)
 		assert_int_equal(perfev_data_writer__add_build_id(w, PID, PERF_RECORD_MISC_USER,
@@ -537,11 +539,13 @@ static void test_file_layout(void **state)
 	assert_int_equal(u64_at(p, u64_at(p, u64_at(p, 24) + u64_at(p, 16) - 16)), 101);
 	assert_int_equal(u64_at(p, u64_at(p, u64_at(p, 24) + 2 * u64_at(p, 16) - 16)), 201);
 
-	static const int want[] = { 2, 3, 4, 5, 6, 7, 8, 10, 11, 12, 17 };
+	static const int want[] = { 2, 3, 4, 5, 6, 7, 8, 10, 11, 12, 17, 21 };
 	for (size_t i = 0; i < sizeof(want) / sizeof(want[0]); i++)
 		expect_bits[want[i] / 64] |= 1ull << want[i];
 	if (cpuinfo_has("vendor_id") && cpuinfo_has("cpu family"))
 		expect_bits[0] |= 1ull << 9;
+	if (access("/sys/bus/event_source/devices/software/type", R_OK) == 0)
+		expect_bits[0] |= 1ull << 16;
 	assert_memory_equal(bits, expect_bits, sizeof(bits));
 
 	/* BUILD_ID: the kernel's and (when it has one) the test binary's */
@@ -599,6 +603,24 @@ static void test_file_layout(void **state)
 	assert_int_equal(u64_at(p, off), 101);
 	assert_int_equal(u64_at(p, off + 8), 102);
 	s++;
+	/* PMU_MAPPINGS: nr, then type and name; the software PMU is type 1 */
+	if (has_bit(bits, 16)) {
+		bool software = false;
+		uint32_t n;
+
+		off = secs[s++].off;
+		n = u32_at(p, off);
+		assert_true(n > 0);
+		off += 4;
+		for (uint32_t i = 0; i < n; i++) {
+			uint32_t type = u32_at(p, off);
+
+			off += 4;
+			if (!strcmp(perf_string(p, &off), "software"))
+				software = type == PERF_TYPE_SOFTWARE;
+		}
+		assert_true(software);
+	}
 	/* GROUP_DESC: nr, then name, leader, members */
 	off = secs[s].off;
 	assert_int_equal(u32_at(p, off), 1);
@@ -606,6 +628,11 @@ static void test_file_layout(void **state)
 	assert_string_equal(perf_string(p, &off), "pdw-group");
 	assert_int_equal(u32_at(p, off), 0);
 	assert_int_equal(u32_at(p, off + 4), 2);
+	s++;
+	/* SAMPLE_TIME: the first and the last sample's */
+	assert_int_equal(secs[s].size, 16);
+	assert_int_equal(u64_at(p, secs[s].off), 1000);
+	assert_int_equal(u64_at(p, secs[s].off + 8), 2000);
 	assert_int_equal(++s, nsec);
 	free(all.p);
 	free(p);

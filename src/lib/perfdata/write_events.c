@@ -81,6 +81,19 @@ int perfev_data_writer__add_attr(struct perfev_data_writer *w, const struct perf
 	return 0;
 }
 
+int perfev_data_writer__set_sample_time(struct perfev_data_writer *w, uint64_t first,
+					uint64_t last)
+{
+	if (!w || last < first)
+		return set_error(EINVAL, "perfev_data_writer__set_sample_time: the last sample (%llu) "
+					 "before the first (%llu)", (unsigned long long)last,
+				 (unsigned long long)first);
+	w->first_sample = first;
+	w->last_sample = last;
+	w->has_sample_time = true;
+	return 0;
+}
+
 int perfev_data_writer__add_group(struct perfev_data_writer *w, const char *name, int leader_idx,
 				  int nr)
 {

@@ -5,6 +5,7 @@
  * and what the caller declared (events, groups, build ids, command line).
  */
 #include <ctype.h>
+#include <dirent.h>
 #include <stdlib.h>
 #include <sys/utsname.h>
 #include <unistd.h>
@@ -201,6 +202,64 @@ static void put_group_desc(const struct perfev_data_writer *w, struct pd_buf *b)
 	}
 }
 
+#define PD_PMU_DIR "/sys/bus/event_source/devices"
+
+/*
+ * The PMUs the kernel has, as perf lists them (in the directory's order):
+ * their count, then each one's type and name.  Left out when the directory
+ * cannot be read.
+ */
+static int put_pmu_mappings(struct pd_buf *b)
+{
+	struct pmu {
+		uint32_t type;
+		char name[256];
+	} *pmus = NULL;
+	size_t nr = 0, cap = 0;
+	struct dirent *de;
+	DIR *d = opendir(PD_PMU_DIR);
+
+	if (!d)
+		return 1;
+	while ((de = readdir(d))) {
+		char path[512], text[32];
+		unsigned long type;
+		char *end;
+
+		if (de->d_name[0] == '.' || strlen(de->d_name) >= sizeof(pmus->name))
+			continue;
+		snprintf(path, sizeof(path), PD_PMU_DIR "/%s/type", de->d_name);
+		if (read_text_file(path, text, sizeof(text)) < 0)
+			continue;
+		type = strtoul(text, &end, 10);
+		if (end == text || type > UINT32_MAX)
+			continue;
+		if (nr == cap) {
+			struct pmu *n = realloc(pmus, (cap ? cap * 2 : 16) * sizeof(*n));
+
+			if (!n)
+				break;
+			pmus = n;
+			cap = cap ? cap * 2 : 16;
+		}
+		pmus[nr].type = (uint32_t)type;
+		snprintf(pmus[nr].name, sizeof(pmus[nr].name), "%s", de->d_name);
+		nr++;
+	}
+	closedir(d);
+	if (!nr) {
+		free(pmus);
+		return 1;
+	}
+	pd_put_u32(b, (uint32_t)nr);
+	for (size_t i = 0; i < nr; i++) {
+		pd_put_u32(b, pmus[i].type);
+		pd_put_string(b, pmus[i].name);
+	}
+	free(pmus);
+	return 0;
+}
+
 /* version 0, type 1 (zstd), level, ratio (rounded), mmap_len: what perf's reader takes. */
 static void put_compressed(const struct perfev_data_writer *w, struct pd_buf *b)
 {
@@ -263,6 +322,12 @@ int pd_feature_body(const struct perfev_data_writer *w, int feat, struct pd_buf 
 	case PERFEV_FEAT_GROUP_DESC:
 		put_group_desc(w, b);
 		return 0;
+	case PERFEV_FEAT_PMU_MAPPINGS:
+		return put_pmu_mappings(b);
+	case PERFEV_FEAT_SAMPLE_TIME:
+		pd_put_u64(b, w->first_sample);
+		pd_put_u64(b, w->last_sample);
+		return 0;
 	case PERFEV_FEAT_COMPRESSED:
 		put_compressed(w, b);
 		return 0;
@@ -296,7 +361,12 @@ size_t pd_features(const struct perfev_data_writer *w, int *feats, size_t max)
 		case PERFEV_FEAT_CPUID:
 		case PERFEV_FEAT_TOTAL_MEM:
 		case PERFEV_FEAT_EVENT_DESC:
+		case PERFEV_FEAT_PMU_MAPPINGS:
 			want = true;
+			break;
+		case PERFEV_FEAT_SAMPLE_TIME:
+			/* Known only at the end; a pipe's features go first. */
+			want = w->has_sample_time && !w->pipe;
 			break;
 		case PERFEV_FEAT_CMDLINE:
 			want = w->argc > 0;

@@ -128,6 +128,8 @@ struct perfev_data_writer {
 	size_t nr_groups;
 	struct pd_build_id *bids;
 	size_t nr_bids;
+	uint64_t first_sample, last_sample; /* HEADER_SAMPLE_TIME, when has_sample_time */
+	bool has_sample_time;
 	size_t bids_sent; /* pipe mode: those already in the stream */
 
 	uint64_t off;	    /* bytes written: the next file offset */
