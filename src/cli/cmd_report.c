@@ -443,44 +443,77 @@ static uint64_t abbreviated(uint64_t v, char *unit)
 
 struct header_ctx {
 	struct report_state *st;
-	size_t evsel;
+	size_t evsel, nr; /* the event, or a group's leader and its number of members */
+	const char *group; /* the group's name; NULL: anonymous */
 };
 
-static void print_header(void *ctx, const struct report_totals *t)
+static void print_header(void *ctx, const struct report_totals *t, size_t nr)
 {
 	const struct header_ctx *h = ctx;
 	struct perfev_data_reader *r = perfev_session__reader(h->st->s);
+	struct report_totals sum = { 0 };
+	uint64_t samples;
 	char unit;
-	uint64_t samples = abbreviated(t->samples, &unit);
 
-	printf("# Samples: %" PRIu64 "%c of event '%s'", samples, unit,
-	       perfev_data_reader__evsel_name(r, h->evsel));
+	/* A group's counts are its members' together, as perf's. */
+	for (size_t i = 0; i < nr; i++) {
+		sum.samples += t[i].samples;
+		sum.period += t[i].period;
+	}
+	samples = abbreviated(sum.samples, &unit);
+	if (nr > 1) {
+		printf("# Samples: %" PRIu64 "%c of events '%s {", samples, unit,
+		       h->group ? h->group : "anon group");
+		for (size_t i = 0; i < nr; i++)
+			printf("%s %s", i ? "," : "", perfev_data_reader__evsel_name(r, h->evsel + i));
+		printf(" }'");
+	} else {
+		printf("# Samples: %" PRIu64 "%c of event '%s'", samples, unit,
+		       perfev_data_reader__evsel_name(r, h->evsel));
+	}
 	/* As perf says which part of the recording it shows. */
 	if (h->st->o->time)
 		printf(" (time slices: %s)", h->st->o->time);
 	putchar('\n');
-	printf("# Event count (approx.): %" PRIu64 "\n#\n", t->period);
+	printf("# Event count (approx.): %" PRIu64 "\n#\n", sum.period);
 }
 
-static void print_table(struct report_state *st, size_t evsel)
+/* The totals of event i: without filters, or relative to what they pass, its profile's own. */
+static struct report_totals evsel_totals(const struct report_state *st, size_t i)
+{
+	const struct perfev_profile_node *root;
+
+	if (i >= st->nr_profiles || !st->profiles[i])
+		return (struct report_totals){ 0 };
+	if (st->o->rows && !st->o->relative)
+		return st->file[i];
+	root = perfev_profile__node(st->profiles[i], 0);
+	return (struct report_totals){ root->total_samples, root->total };
+}
+
+/* The table of event evsel, or of the group of nr events it leads (named group). */
+static void print_table(struct report_state *st, size_t evsel, size_t nr, const char *group)
 {
 	struct perfev_profile *p = st->profiles[evsel];
-	const struct perfev_profile_node *root = perfev_profile__node(p, 0);
 	struct report_print_stats ps = { 0 };
-	struct header_ctx h = { st, evsel };
-	/* Without filters, or relative to what they pass: the profile's own. */
-	struct report_totals tot = { root->total_samples, root->total };
+	struct header_ctx h = { st, evsel, nr, group };
+	struct perfev_profile *members[64];
+	struct report_totals tot = evsel_totals(st, evsel), mt[64];
 
-	if (st->o->rows && !st->o->relative)
-		tot = st->file[evsel];
 	if (st->o->trace) {
-		print_header(&h, &tot);
+		print_header(&h, &tot, 1);
 		if (!report_trace_print(stdout, st->traces[evsel], p, st->o, tot.period))
 			cli_error("out of memory building the table of '%s'",
 				  perfev_data_reader__evsel_name(perfev_session__reader(st->s), evsel));
 		return;
 	}
-	if (!report_table_print(stdout, p, st->o, &tot, print_header, &h, &ps)) {
+	if (nr > 64)
+		nr = 64;
+	for (size_t i = 0; i < nr; i++) {
+		members[i] = evsel + i < st->nr_profiles ? st->profiles[evsel + i] : NULL;
+		mt[i] = evsel_totals(st, evsel + i);
+	}
+	if (!report_table_print(stdout, members, nr, st->o, mt, print_header, &h, &ps)) {
 		cli_error("out of memory building the table of '%s'",
 			  perfev_data_reader__evsel_name(perfev_session__reader(st->s), evsel));
 		return;
@@ -489,6 +522,33 @@ static void print_table(struct report_state *st, size_t evsel)
 		cli_note("%zu nodes, %zu frames, %zu entries (%zu shown): table built and sorted in "
 			 "%.3f s, written in %.3f s", perfev_profile__nr_nodes(p),
 			 perfev_profile__nr_frames(p), ps.nr_entries, ps.nr_shown, ps.sort_s, ps.print_s);
+}
+
+/*
+ * Each event's table in the file's order; a group's members (from its
+ * GROUP_DESC) in one table with a column each, as perf report shows them.
+ */
+static void print_tables(struct report_state *st)
+{
+	struct perfev_data_reader *r = perfev_session__reader(st->s);
+	size_t ng = st->o->trace ? 0 : perfev_data_reader__nr_groups(r);
+
+	for (size_t i = 0; i < st->nr_profiles; i++) {
+		const char *name = NULL;
+		uint32_t leader, nr = 1;
+		bool any = false;
+
+		for (size_t g = 0; g < ng; g++)
+			if (!perfev_data_reader__group(r, g, &name, &leader, &nr) && leader == i && nr > 1)
+				break;
+			else
+				nr = 1, name = NULL;
+		for (size_t m = i; m < i + nr && m < st->nr_profiles; m++)
+			any |= st->profiles[m] != NULL;
+		if (any)
+			print_table(st, i, nr, name);
+		i += nr - 1;
+	}
 }
 
 int cmd_report(int argc, char **argv)
@@ -548,9 +608,7 @@ int cmd_report(int argc, char **argv)
 	if (report_print_fixed(stdout, &o))
 		printf("#\n");
 	printf("# Total Lost Samples: %" PRIu64 "\n#\n", ss->nr_lost_samples);
-	for (size_t i = 0; i < st.nr_profiles; i++)
-		if (st.profiles[i])
-			print_table(&st, i);
+	print_tables(&st);
 	/* As perf warns of lost chunks: the kernel's LOST records, apart from the lost samples. */
 	if (!o.quiet && ss->nr_lost_events)
 		cli_note("the recording lost %" PRIu64 " samples in %" PRIu64 " chunks (its ring "

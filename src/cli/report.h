@@ -85,9 +85,24 @@ bool report_print_fixed(FILE *f, const struct report_opts *o);
 struct report_row {
 	uint64_t v, self; /* the weight shown (children or self), and self */
 	const struct perfev_profile_entry *e;
-	uint32_t entry; /* e's index in the table */
+	uint32_t entry; /* e's index in the table (UINT32_MAX: none, a group row of members only) */
 	const char *text[NR_KEYS]; /* the keys shown or sorted by; others NULL */
+	/* A group's row: each member's children, self and samples (NULL: e's, one event). */
+	const uint64_t *mv;
 };
+/* Values of a group row per member in report_row.mv. */
+enum { MV_CHILDREN, MV_SELF, MV_SAMPLES, NR_MV };
+
+/*
+ * report_group.c: the rows of a group's members (rows[m][0..n[m]), member 0
+ * the leader) joined by their keys' texts into out (room for the sum of
+ * n[]), each with its members' values in vals (NR_MV * nr each, room for
+ * as many rows); out's rows come in the leader's order, then the others'.
+ * The number of rows, or -1 when out of memory.
+ */
+long report_group_rows(struct report_row *const *rows, const size_t *n, size_t nr,
+		       const enum report_key *keys, int nr_keys, struct report_row *out,
+		       uint64_t *vals);
 /*
  * order[0..n): the rows heaviest first (v, then self), then by the keys'
  * texts in the order given; false when out of memory.
@@ -112,10 +127,15 @@ struct report_print_stats {
 struct report_totals {
 	uint64_t samples, period;
 };
-typedef void (*report_header_fn)(void *ctx, const struct report_totals *t);
-bool report_table_print(FILE *f, const struct perfev_profile *p, const struct report_opts *o,
-			const struct report_totals *file, report_header_fn header, void *ctx,
-			struct report_print_stats *ps);
+typedef void (*report_header_fn)(void *ctx, const struct report_totals *t, size_t nr);
+/*
+ * p[0..nr): one event's profile, or a group's members' (the leader first,
+ * NULL for a member without samples: perf's "anon group" table, a column of
+ * each member's values); file[0..nr) their totals; header() gets nr totals.
+ */
+bool report_table_print(FILE *f, struct perfev_profile *const *p, size_t nr,
+			const struct report_opts *o, const struct report_totals *file,
+			report_header_fn header, void *ctx, struct report_print_stats *ps);
 
 /*
  * Prints the call graph of the samples that ended in nodes[0..n) with

@@ -309,6 +309,7 @@ struct layout {
 	int nc;
 	size_t width[NR_KEYS + 4];
 	bool children; /* the titles of children mode */
+	size_t members; /* a value column holds one value per group member */
 };
 
 /* The columns asked for, else perf's: the weights, then the keys. */
@@ -393,10 +394,10 @@ static void column_widths(struct layout *l, const struct report_row *rows, size_
 		size_t *w = &l->width[c];
 
 		*w = strlen(col_title(l->cols[c], l->children));
-		if (l->cols[c] >= NR_KEYS && *w < 8)
-			*w = 8;
+		if (l->cols[c] >= NR_KEYS && *w < 8 * l->members)
+			*w = 8 * l->members;
 		if (l->cols[c] == COL_PERIOD || l->cols[c] == COL_SAMPLE)
-			*w = *w < 12 ? 12 : *w;
+			*w = *w < 12 * l->members ? 12 * l->members : *w;
 		if (l->cols[c] < NR_KEYS)
 			for (size_t i = 0; i < n; i++) {
 				size_t tw = strlen(rows[i].text[l->cols[c]]);
@@ -431,11 +432,45 @@ static void print_titles(FILE *f, const struct layout *l)
 	fputs("\n#\n", f);
 }
 
+/*
+ * A group row's values of column col, one per member, each as wide as perf
+ * makes them (the column's width shared out).
+ */
+static bool put_members(struct line *line, const struct layout *l, int col, size_t w,
+			const struct report_row *r, const uint64_t *totals)
+{
+	size_t each = w / l->members;
+	bool room = true;
+
+	for (size_t m = 0; m < l->members && room; m++) {
+		const uint64_t *v = r->mv + m * NR_MV;
+
+		/* The first takes what the share leaves over, as the title is right-aligned. */
+		size_t wm = m ? each : w - each * (l->members - 1);
+
+		switch (col) {
+		case COL_OVERHEAD:
+			room = put_percent(line, v[MV_SELF], totals[m], wm);
+			break;
+		case COL_CHILDREN:
+			room = put_percent(line, v[MV_CHILDREN], totals[m], wm);
+			break;
+		case COL_SAMPLE:
+			room = put_u64(line, v[MV_SAMPLES], wm);
+			break;
+		default:
+			room = put_u64(line, v[MV_SELF], wm);
+		}
+	}
+	return room;
+}
+
 /* Row r's text into line (emptied first); false when out of memory. */
 static bool format_row(struct line *line, const struct layout *l, const struct report_row *r,
-		       uint64_t total)
+		       const uint64_t *totals)
 {
 	const struct perfev_profile_entry *e = r->e;
+	uint64_t total = totals[0];
 	bool room = true;
 
 	line->len = 0;
@@ -443,6 +478,10 @@ static bool format_row(struct line *line, const struct layout *l, const struct r
 		size_t w = l->width[c], len;
 
 		room = put_bytes(line, "  ", 2);
+		if (r->mv && l->cols[c] >= NR_KEYS) {
+			room = room && put_members(line, l, l->cols[c], w, r, totals);
+			continue;
+		}
 		switch (l->cols[c]) {
 		case COL_OVERHEAD:
 			room = room && put_percent(line, e->self, total, w);
@@ -468,7 +507,7 @@ static bool format_row(struct line *line, const struct layout *l, const struct r
 
 /* The rows in order, each followed by its call graph; false when out of memory. */
 static bool print_rows(FILE *f, const struct layout *l, const struct report_row *rows,
-		       const uint32_t *order, size_t n, const struct graphs *gr)
+		       const uint32_t *order, size_t n, const struct graphs *gr, const uint64_t *totals)
 {
 	struct line line = { 0 };
 	bool ok = true;
@@ -476,10 +515,12 @@ static bool print_rows(FILE *f, const struct layout *l, const struct report_row 
 	for (size_t i = 0; i < n && ok; i++) {
 		const struct report_row *r = &rows[order[i]];
 
-		ok = format_row(&line, l, r, gr->total);
+		ok = format_row(&line, l, r, totals);
 		if (!ok)
 			break;
 		fwrite(line.p, 1, line.len, f);
+		if (r->entry == UINT32_MAX || !gr->t)
+			continue;
 		if (gr->text && gr->text[r->entry])
 			fwrite(gr->text[r->entry], 1, gr->len[r->entry], f);
 		else if (gr->o->graph != GRAPH_NONE)
@@ -507,47 +548,86 @@ static void passed_totals(const struct perfev_profile *p, const struct perfev_pr
 	}
 }
 
-bool report_table_print(FILE *f, const struct perfev_profile *p, const struct report_opts *o,
-			const struct report_totals *file, report_header_fn header, void *ctx,
-			struct report_print_stats *ps)
+#define MAX_MEMBERS 64
+
+bool report_table_print(FILE *f, struct perfev_profile *const *p, size_t nm,
+			const struct report_opts *o, const struct report_totals *file,
+			report_header_fn header, void *ctx, struct report_print_stats *ps)
 {
-	uint64_t t0 = cli_now_ns(), total;
-	struct report_totals tot = *file;
+	uint64_t t0 = cli_now_ns(), totals[MAX_MEMBERS] = { 0 };
+	struct report_totals tot[MAX_MEMBERS];
+	struct perfev_profile_table *tables[MAX_MEMBERS] = { 0 };
+	struct report_row *mrows[MAX_MEMBERS] = { 0 };
+	size_t mn[MAX_MEMBERS] = { 0 };
 	struct layout l;
-	struct perfev_profile_table *t;
 	struct text_pool tp = { 0 };
+	struct graphs gr = { .o = o };
 	struct report_row *rows = NULL;
+	uint64_t *vals = NULL;
 	uint32_t *order = NULL;
-	size_t nr, nshow = 0;
+	size_t nr = 0, nshow = 0, all = 0;
 	bool ok = false;
 
+	if (nm > MAX_MEMBERS)
+		nm = MAX_MEMBERS;
 	choose_columns(o, &l);
-	t = build_table(p, o, &l);
-	if (!t)
-		return false;
-	if (o->relative && (o->rows || o->symbols))
-		passed_totals(p, t, o, &tot);
-	header(ctx, &tot);
-	total = tot.period;
-	nr = perfev_profile_table__nr_entries(t);
-	struct graphs gr = { .p = p, .t = t, .o = o, .total = total, .nr = nr };
+	l.members = nm;
+	for (size_t m = 0; m < nm; m++) {
+		tot[m] = file[m];
+		if (!p[m])
+			continue;
+		if (!(tables[m] = build_table(p[m], o, &l)))
+			goto out;
+		if (o->relative && (o->rows || o->symbols))
+			passed_totals(p[m], tables[m], o, &tot[m]);
+		all += perfev_profile_table__nr_entries(tables[m]);
+	}
+	header(ctx, tot, nm);
+	for (size_t m = 0; m < nm; m++)
+		totals[m] = tot[m].period;
+	nr = tables[0] ? perfev_profile_table__nr_entries(tables[0]) : 0;
+	gr = (struct graphs){ .p = p[0], .t = tables[0], .o = o, .total = totals[0], .nr = nr };
 
-	if (o->graph != GRAPH_NONE)
+	if (o->graph != GRAPH_NONE && tables[0])
 		graphs_start(&gr);
-	rows = malloc((nr ? nr : 1) * sizeof(*rows));
-	order = malloc((nr ? nr : 1) * sizeof(*order));
-	if (!rows || !order || !make_rows(&tp, p, t, o, &l, total, rows, &nshow) ||
-	    !report_sort_rows(rows, nshow, o->keys, o->nr_keys, order))
+	for (size_t m = 0; m < nm; m++) {
+		size_t ne = tables[m] ? perfev_profile_table__nr_entries(tables[m]) : 0;
+
+		if (!(mrows[m] = malloc((ne ? ne : 1) * sizeof(**mrows))))
+			goto out;
+		if (tables[m] && !make_rows(&tp, p[m], tables[m], o, &l, totals[m], mrows[m], &mn[m]))
+			goto out;
+	}
+	order = malloc((all ? all : 1) * sizeof(*order));
+	if (!order)
+		goto out;
+	if (nm == 1) {
+		rows = mrows[0];
+		mrows[0] = NULL;
+		nshow = mn[0];
+	} else {
+		long k;
+
+		rows = malloc((all ? all : 1) * sizeof(*rows));
+		vals = malloc((all ? all : 1) * nm * NR_MV * sizeof(*vals));
+		if (!rows || !vals)
+			goto out;
+		k = report_group_rows(mrows, mn, nm, o->keys, o->nr_keys, rows, vals);
+		if (k < 0)
+			goto out;
+		nshow = (size_t)k;
+	}
+	if (!report_sort_rows(rows, nshow, o->keys, o->nr_keys, order))
 		goto out;
 	graphs_wait(&gr);
 	ps->sort_s = (cli_now_ns() - t0) / 1e9;
 	t0 = cli_now_ns();
 	column_widths(&l, rows, nshow);
 	print_titles(f, &l);
-	if (!print_rows(f, &l, rows, order, nshow, &gr))
+	if (!print_rows(f, &l, rows, order, nshow, &gr, totals))
 		goto out;
 	fputc('\n', f);
-	ps->nr_entries = nr;
+	ps->nr_entries = all;
 	ps->nr_shown = nshow;
 	ps->print_s = (cli_now_ns() - t0) / 1e9;
 	ok = true;
@@ -555,7 +635,11 @@ out:
 	graphs_free(&gr);
 	pool_free(&tp);
 	free(rows);
+	free(vals);
 	free(order);
-	perfev_profile_table__delete(t);
+	for (size_t m = 0; m < nm; m++) {
+		free(mrows[m]);
+		perfev_profile_table__delete(tables[m]);
+	}
 	return ok;
 }

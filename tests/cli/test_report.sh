@@ -159,6 +159,15 @@ perf script -i "$TMP/grp.data" -F comm,tid,time,event,period 2>/dev/null >"$TMP/
 "$PERFEV" script -i "$TMP/grp.data" -F comm,tid,time,event,period >"$TMP/gv" 2>"$TMP/err"
 check "group samples print each member's count, as perf script does" \
 	sh -c "[ -s '$TMP/gv' ] && grep -q task-clock '$TMP/gv' && diff -q '$TMP/gp' '$TMP/gv' >/dev/null"
+# A group's members in one table, a column each, as perf report shows them.
+"$PERFEV" report -i "$TMP/grp.data" --stdio -g none >"$TMP/gr" 2>&1
+perf report -i "$TMP/grp.data" --stdio -g none 2>/dev/null | grep -v '^# To display' >"$TMP/grp_perf"
+check "a group's report is one 'anon group' table with a column per member" \
+	sh -c "grep -q \"^# Samples: .* of events 'anon group { cpu-clock[^,]*, task-clock }'\" '$TMP/gr' &&
+		[ \$(grep -c '^# Samples' '$TMP/gr') = 1 ] && grep -Eq '^ +[0-9.]+% +[0-9.]+%  hot ' '$TMP/gr'"
+check "perf report shows the same group table" \
+	sh -c "grep -Eq '^ +[0-9.]+% +[0-9.]+%  hot ' '$TMP/grp_perf' &&
+		[ \"\$(grep '^# Samples' '$TMP/grp_perf')\" = \"\$(grep '^# Samples' '$TMP/gr')\" ]"
 "$PERFEV" script -i "$TMP/v_fp.data" -F comm,tid,nosuch >/dev/null 2>"$TMP/err"
 check "an unknown -F field is named" grep -q "unknown field 'nosuch'" "$TMP/err"
 
