@@ -226,6 +226,21 @@ static void test_shared_lib_nm(void **state)
 
 	path_of(lib, sizeof(lib), "libsym.so");
 	check_against_nm(lib, false);
+
+	/*
+	 * Of weak aliases the one a local alias spells (perf names such a
+	 * function by the local alias); of equal global names the first of
+	 * the table, as perf keeps it.
+	 */
+	struct perfev_symbolizer *sy = new_sy(NULL, false);
+	struct perfev_dso *d = perfev_symbolizer__dso(sy, lib, NULL, 0);
+	char *first = run("readelf -sW '%s' | awk '/\\.symtab/ { on = 1 } on && $8 ~ /^libsym_tie_/ { print $8; exit }'", lib);
+
+	first[strcspn(first, "\n")] = '\0';
+	expect_name(d, nm_addr(lib, "libsym_alias_f32"), "libsym_alias");
+	expect_name(d, nm_addr(lib, "libsym_tie_a"), first);
+	free(first);
+	perfev_symbolizer__delete(sy);
 	path_of(cxx, sizeof(cxx), "cxx");
 	check_against_nm(cxx, false);
 	/* Stripped system files: their .dynsym, with its many aliases and IFUNCs. */

@@ -121,6 +121,7 @@ struct sym_sort {
 	struct perfev_symbol s;
 	unsigned char prio;
 	bool last_wins; /* the builder's */
+	bool primary;	/* an exported name a local alias spells out (__cosf: cosf, not cosf32) */
 	size_t idx;	/* the order added */
 };
 
@@ -146,12 +147,56 @@ static bool better(const struct sym_sort *a, const struct sym_sort *b)
 	ub = leading_underscores(b->s.raw_name);
 	if (ua != ub)
 		return ua < ub;
+	if (a->primary != b->primary)
+		return a->primary;
 	la = strlen(a->s.raw_name);
 	lb = strlen(b->s.raw_name);
 	if (la != lb)
 		return la > lb;
 	/* perf keeps the first of the table (its tie goes to the symbol met first). */
 	return a->idx < b->idx;
+}
+
+/* Whether name is local's without its leading underscores and an IFUNC resolver's "_ifunc". */
+static bool spells(const char *local, const char *name)
+{
+	size_t n;
+
+	local += leading_underscores(local);
+	n = strlen(local);
+	if (n > 6 && !strcmp(local + n - 6, "_ifunc"))
+		n -= 6;
+	return n == strlen(name) && !memcmp(local, name, n);
+}
+
+/*
+ * Marks the weak names that a local alias at the same address spells
+ * (glibc's __cosf and __cosf_ifunc for cosf, not its other name cosf32):
+ * the function's own name among its weak aliases.  perf prefers any
+ * non-weak name to a weak one, so it names such a function by that local
+ * alias, whose name this one is; among global names perf's rules stand.
+ * t is sorted by start.
+ */
+static void mark_primary(struct sym_sort *t, size_t n)
+{
+	for (size_t i = 0, j; i < n; i = j) {
+		for (j = i + 1; j < n && t[j].s.start == t[i].s.start; j++)
+			;
+		if (j - i < 2)
+			continue;
+		for (size_t a = i; a < j; a++)
+			for (size_t b = i; b < j && t[a].prio == 2 && !t[a].primary; b++)
+				t[a].primary = t[b].prio == 1 && spells(t[b].s.raw_name, t[a].s.raw_name);
+	}
+}
+
+static int cmp_start(const void *pa, const void *pb)
+{
+	const struct sym_sort *a = pa, *b = pb;
+
+	if (a->s.start != b->s.start)
+		return a->s.start < b->s.start ? -1 : 1;
+	return a->idx < b->idx ? -1 : a->idx > b->idx;
 }
 
 static int cmp_sort(const void *pa, const void *pb)
@@ -185,7 +230,11 @@ int sym_builder__finish(struct sym_builder *b, uint64_t last_end)
 		return -ENOMEM;
 	}
 	for (size_t i = 0; i < b->n; i++)
-		t[i] = (struct sym_sort){ b->syms[i], b->prio[i], b->last_wins, i };
+		t[i] = (struct sym_sort){ b->syms[i], b->prio[i], b->last_wins, false, i };
+	if (!b->last_wins) {
+		sort_array(t, b->n, sizeof(*t), cmp_start);
+		mark_primary(t, b->n);
+	}
 	sort_array(t, b->n, sizeof(*t), cmp_sort);
 	uint64_t sized_end = 0;
 
