@@ -112,6 +112,9 @@ PERFEV_API const uint64_t *perfev_data_reader__evsel_ids(const struct perfev_dat
 /* The index of the event with this kernel id, or -1. */
 PERFEV_API int perfev_data_reader__evsel_of_id(const struct perfev_data_reader *r, uint64_t id);
 
+/* A feature's name as perf spells it ("SAMPLE_TIME"); NULL for a number it does not know. */
+PERFEV_API const char *perfev_data_feature__name(enum perfev_feature feat);
+
 /* Feature sections: those the file has (pipe mode: those read so far). */
 PERFEV_API bool perfev_data_reader__has_feature(const struct perfev_data_reader *r,
 						enum perfev_feature feat);

@@ -143,7 +143,18 @@ static bool parse_graph(struct report_opts *o, const char *arg)
 	return ok;
 }
 
-enum { OPT_STDIO = 256, OPT_CHILDREN, OPT_NO_CHILDREN, OPT_LIMIT, OPT_INLINE, OPT_PERCENTAGE };
+enum {
+	OPT_STDIO = 256,
+	OPT_CHILDREN,
+	OPT_NO_CHILDREN,
+	OPT_LIMIT,
+	OPT_INLINE,
+	OPT_PERCENTAGE,
+	OPT_HEADER,
+	OPT_HEADER_ONLY,
+	OPT_STATS,
+	OPT_NS,
+};
 
 static const struct opt report_table[] = {
 	OPT_GROUP(opt_input),
@@ -161,6 +172,11 @@ static const struct opt report_table[] = {
 	{ OPT_LIMIT, "percent-limit", .arg = "P", .help = "leave out entries below P percent" },
 	OPT_GROUP_ONLY(opt_sort, "F"),
 	{ 'n', "show-nr-samples", .help = "a Samples column: the number of samples of each entry" },
+	{ OPT_HEADER, "header", .help = "what the file says about the recording, then the report" },
+	{ OPT_HEADER_ONLY, "header-only", .help = "only what the file says about the recording" },
+	{ OPT_STATS, "stats", .help = "only the number of records of each type, and each event's samples" },
+	{ 'T', "threads", .help = "after the report, each thread's counts from the file's READ records" },
+	{ OPT_NS, "ns", .help = "times in nanoseconds (accepted as perf's: the report shows no sample times)" },
 	OPT_GROUP(opt_filters),
 	{ 'S', "symbols", .arg = "LIST",
 	  .help = "only the rows of these functions (comma-separated names); their callers and "
@@ -203,6 +219,20 @@ static bool set_option(void *ctx, int key, const char *arg)
 		return true;
 	case 'n':
 		o->show_nr = true;
+		return true;
+	case OPT_HEADER:
+		o->header = true;
+		return true;
+	case OPT_HEADER_ONLY:
+		o->header_only = true;
+		return true;
+	case OPT_STATS:
+		o->stats_only = true;
+		return true;
+	case 'T':
+		o->threads = true;
+		return true;
+	case OPT_NS:
 		return true;
 	case 'S':
 		o->symbols = arg;
@@ -301,6 +331,8 @@ struct report_state {
 	struct report_trace **traces; /* per event, with the trace key */
 	struct trace_text *tt;
 	struct report_totals *file; /* per event: every sample read, filtered or not */
+	struct perfev_frame *cut; /* a stack cut by --max-stack */
+	size_t cap_cut;
 	size_t nr_profiles;
 	uint64_t delivered;
 	bool progress;
@@ -341,7 +373,8 @@ static void show_progress(struct report_state *st, bool done)
 }
 
 /* A sample under the trace key: its row by its fields' text ("N/A" for other events, as perf). */
-static int add_traced(struct report_state *st, const struct perfev_session_sample *ss, size_t nr)
+static int add_traced(struct report_state *st, const struct perfev_session_sample *ss,
+		      const struct perfev_frame *frames, size_t nr)
 {
 	const struct perfev_sample *sm = &ss->ev->rec.sample;
 	const struct perfev_tp_format *tf =
@@ -351,7 +384,7 @@ static int add_traced(struct report_state *st, const struct perfev_session_sampl
 
 	if (err)
 		return err;
-	return perfev_profile__add_at(st->profiles[ss->evsel], ss->thread, ss->frames, nr, ss->period,
+	return perfev_profile__add_at(st->profiles[ss->evsel], ss->thread, frames, nr, ss->period,
 				      sm->sample_type & PERF_SAMPLE_TIME ? sm->time : 0)
 		       ? -ENOMEM
 		       : 0;
@@ -416,14 +449,37 @@ static int on_sample(void *ctx, const struct perfev_session_sample *ss)
 	st->file[ss->evsel].period += ss->period;
 	if (o->rows && !perfev_sample_filter__thread_ok(o->rows, ss->thread))
 		return 0;
-	if (o->max_stack && nr > o->max_stack)
-		nr = o->max_stack;
+	const struct perfev_frame *frames = ss->frames;
+
+	if (o->max_stack && nr > o->max_stack) {
+		/*
+		 * As perf reads a chain with --max-stack: from the side the graphs
+		 * start at, so callers first keeps the outermost frames, and the
+		 * sample's own frame stays where the sample was taken.
+		 */
+		if (o->caller) {
+			if (st->cap_cut < o->max_stack + 1) {
+				struct perfev_frame *c = realloc(st->cut, (o->max_stack + 1) * sizeof(*c));
+
+				if (!c)
+					return -ENOMEM;
+				st->cut = c;
+				st->cap_cut = o->max_stack + 1;
+			}
+			st->cut[0] = frames[0];
+			memcpy(st->cut + 1, frames + nr - o->max_stack, o->max_stack * sizeof(*frames));
+			frames = st->cut;
+			nr = o->max_stack + 1;
+		} else {
+			nr = o->max_stack;
+		}
+	}
 	/* Without call graphs in the output, only where the sample was taken matters. */
 	if (o->graph == GRAPH_NONE && !o->children && nr > 1)
 		nr = 1;
 	if (o->trace)
-		return add_traced(st, ss, nr);
-	return perfev_profile__add(st->profiles[ss->evsel], ss->thread, ss->frames, nr, ss->period)
+		return add_traced(st, ss, frames, nr);
+	return perfev_profile__add(st->profiles[ss->evsel], ss->thread, frames, nr, ss->period)
 		       ? -ENOMEM
 		       : 0;
 }
@@ -569,6 +625,16 @@ int cmd_report(int argc, char **argv)
 		cli_error("out of memory reading '%s'", o.input);
 		goto out;
 	}
+	if (o.header || o.header_only)
+		report_print_header(stdout, perfev_session__reader(st.s), o.input);
+	if (o.header_only) {
+		ret = 0;
+		goto out;
+	}
+	if (o.stats_only) {
+		ret = report_print_stats(stdout, perfev_session__reader(st.s), o.input);
+		goto out;
+	}
 	st.progress = !o.quiet && isatty(STDERR_FILENO);
 	uint64_t t0 = cli_now_ns();
 
@@ -618,6 +684,8 @@ int cmd_report(int argc, char **argv)
 		cli_note("%" PRIu64 " of %" PRIu64 " DWARF stacks could not be unwound past the sampled IP",
 			 ss->nr_unwind_failed, ss->nr_samples);
 	ret = err < 0 ? 1 : 0;
+	if (o.threads)
+		ret |= report_print_threads(stdout, o.input);
 out:
 	for (size_t i = 0; i < st.nr_profiles; i++)
 		perfev_profile__delete(st.profiles[i]);
@@ -627,6 +695,7 @@ out:
 	free(st.traces);
 	trace_text_delete(st.tt);
 	free(st.file);
+	free(st.cut);
 	perfev_session__delete(st.s);
 	perfev_symbolizer__delete(sy);
 	perfev_sample_filter__delete(o.filter);

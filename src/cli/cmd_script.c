@@ -95,6 +95,7 @@ struct script_state {
 	int name_width;
 	FILE *out;
 	struct trace_text *tt; /* tracepoints' fields */
+	bool ns; /* --ns: times to the nanosecond */
 };
 
 /* The frame's address within its symbol's DSO, for "+0x..." (the IP itself, not IP - 1). */
@@ -189,8 +190,9 @@ static int on_sample(void *ctx, const struct perfev_session_sample *ss)
 	if ((f & F_CPU) && (sm->sample_type & PERF_SAMPLE_CPU))
 		fprintf(o, "[%03u] ", sm->cpu);
 	if ((f & F_TIME) && (sm->sample_type & PERF_SAMPLE_TIME))
-		fprintf(o, "%5" PRIu64 ".%06" PRIu64 ": ", sm->time / 1000000000,
-			sm->time % 1000000000 / 1000);
+		fprintf(o, st->ns ? "%5" PRIu64 ".%09" PRIu64 ": " : "%5" PRIu64 ".%06" PRIu64 ": ",
+			sm->time / 1000000000,
+			st->ns ? sm->time % 1000000000 : sm->time % 1000000000 / 1000);
 	if (f & F_PERIOD)
 		fprintf(o, "%10" PRIu64 " ", ss->period);
 	if (f & F_EVENT)
@@ -229,6 +231,8 @@ static int on_sample(void *ctx, const struct perfev_session_sample *ss)
 	return 0;
 }
 
+enum { OPT_NS = 256 };
+
 static const struct opt script_table[] = {
 	OPT_GROUP(opt_input),
 	{ 'F', "fields", .arg = "FIELDS", .comp = COMP_WORDS,
@@ -237,6 +241,7 @@ static const struct opt script_table[] = {
 		  "event, ip, sym, symoff, dso, addr, trace (a tracepoint's fields); +FIELD or -FIELD "
 		  "adds to or takes from the default (comm,tid,cpu,time,period,event,ip,sym,symoff,dso; "
 		  "for tracepoints comm,tid,cpu,time,event,trace and the stack)" },
+	{ OPT_NS, "ns", .help = "sample times to the nanosecond (perf's 9 digits; default microseconds)" },
 	OPT_GROUP(opt_frames),
 	OPT_HELP(OPT_KEY_MAX_STACK, "print at most N frames of each stack"),
 	OPT_GROUP(opt_verbosity),
@@ -248,14 +253,17 @@ static bool set_option(void *ctx, int key, const char *arg)
 {
 	struct script_state *st = ctx;
 
-	(void)key; /* -F */
+	if (key == OPT_NS) {
+		st->ns = true;
+		return true;
+	}
 	return parse_fields(arg, st->fields, &st->fields_replaced);
 }
 
 const struct opt_cmd script_cmd = {
 	.name = "script",
 	.summary = "print every sample of a perf.data file, as perf script does",
-	.synopsis = "[-i FILE] [-F FIELDS] [--max-stack N]",
+	.synopsis = "[-i FILE] [-F FIELDS] [--ns] [--max-stack N]",
 	.opts = script_table,
 	.set = set_option,
 	.operands = OPERANDS_NONE,

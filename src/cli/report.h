@@ -60,6 +60,9 @@ struct report_opts {
 	bool hide[NR_KEYS];  /* columns a filter fixes to one value (perf elides them) */
 	const char *fixed[NR_KEYS]; /* that value */
 	bool show_nr;	     /* -n: the Samples column */
+	bool header;	     /* --header: the file's header first */
+	bool header_only;    /* --header-only */
+	bool threads;	     /* -T: the threads' counts after the report */
 	bool trace;	     /* sorted by the trace key alone (report_trace.c) */
 	const char *time;    /* --time as given, for the header */
 	bool keys_given;     /* -s or -F named the keys */
@@ -69,6 +72,13 @@ struct report_opts {
 	bool stats_only;
 	unsigned max_stack;
 };
+
+/* report_header.c: --header's text, what the file's feature sections say. */
+void report_print_header(FILE *f, struct perfev_data_reader *r, const char *input);
+/* report_stats.c: --stats, the records of each type (reads r to its end); the exit status. */
+int report_print_stats(FILE *f, struct perfev_data_reader *r, const char *input);
+/* -T: each thread's counts from the file's PERF_RECORD_READ records (reads input again). */
+int report_print_threads(FILE *f, const char *input);
 
 /* report_filter.c: whether entry e passes --dso and --symbols. */
 bool report_entry_passes(const struct report_opts *o, const struct perfev_profile *p,

@@ -123,6 +123,19 @@ check "-S keeps the rows of those functions; -n adds the Samples column" \
 	sh -c "[ \$(grep -c '%' '$TMP/syms') = 2 ] && grep -q '^# Overhead       Samples  Command' '$TMP/syms'"
 "$PERFEV" report -i "$TMP/v_fp.data" --percentage half >/dev/null 2>"$TMP/err"
 check "--percentage takes absolute or relative" grep -q "absolute or relative, not 'half'" "$TMP/err"
+# perf's other report options: --stats as perf counts, --header(-only), -T.
+"$PERFEV" report -i "$TMP/v_fp.data" --stats >"$TMP/stats" 2>&1
+perf report -i "$TMP/v_fp.data" --stats >"$TMP/stats_perf" 2>/dev/null
+check "--stats counts the records of each type as perf report --stats does" \
+	sh -c "grep -q '^ *SAMPLE events: *[1-9]' '$TMP/stats' && diff '$TMP/stats_perf' '$TMP/stats'"
+"$PERFEV" report -i "$TMP/v_fp.data" --header-only >"$TMP/hdr" 2>&1
+check "--header-only prints what the file says, and no report" \
+	sh -c "grep -q '^# hostname : ' '$TMP/hdr' && grep -q '^# time of first sample : ' '$TMP/hdr' && ! grep -q '^# Samples' '$TMP/hdr'"
+"$PERFEV" report -i "$TMP/v_fp.data" --stdio --header -T -g none >"$TMP/hdr2" 2>&1
+check "--header prints it before the report; -T the threads' counts after" \
+	sh -c "[ \$(grep -n '^# hostname' '$TMP/hdr2' | cut -d: -f1) -lt \$(grep -n '^# Samples' '$TMP/hdr2' | cut -d: -f1) ] && tail -n 1 '$TMP/hdr2' | grep -q '^# PID  TID'"
+"$PERFEV" script -i "$TMP/v_fp.data" --ns -F time >"$TMP/ns" 2>&1
+check "script --ns prints times to the nanosecond" grep -Eq '^ *[0-9]+\.[0-9]{9}: *$' "$TMP/ns"
 # The trace key: perf's default for recordings of tracepoints only.
 if have_tracefs; then
 	"$PERFEV" record -q -e sched:sched_switch -c 1 -o "$TMP/tp.data" -- "$HELPERS/sleeper" 5 >/dev/null 2>&1

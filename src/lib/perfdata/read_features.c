@@ -49,6 +49,11 @@ static const char *const feat_names[PERFEV_FEAT_LAST] = {
 	[PERFEV_FEAT_PMU_CAPS] = "PMU_CAPS",
 };
 
+const char *perfev_data_feature__name(enum perfev_feature feat)
+{
+	return (int)feat > 0 && feat < PERFEV_FEAT_LAST ? feat_names[feat] : NULL;
+}
+
 static bool is_string_feat(int f)
 {
 	return f == PERFEV_FEAT_HOSTNAME || f == PERFEV_FEAT_OSRELEASE ||
