@@ -95,7 +95,8 @@ struct perfev_frame {
 	/*
 	 * The address looked up in the DSO (perfev_dso__map_ip(); for a
 	 * return address, of ip - 1 so a call at the end of a function is
-	 * not taken for the next one), or ip when there is no DSO.
+	 * not taken for the next one; when that finds no symbol, of ip
+	 * itself, the address shown), or ip when there is no DSO.
 	 */
 	uint64_t addr;
 	const struct perfev_symbol *sym; /* NULL when unresolved */

@@ -57,6 +57,20 @@ JOINED = {"start"}
 JOINED_BELOW = 1.0
 
 
+# 4. An unresolved address in a file: perf shows it as the address in the file where the
+#    sample was taken (a row of its Self) and as the address in the process where it
+#    called (a second row, of its Children; in graphs too), perfev as the address in the
+#    file throughout, one row.  Both are compared by their last three hex digits (the same
+#    in both forms: maps start at page boundaries), in report texts only (script prints
+#    each as perf does); merged_rows joins perf's two rows.
+ADDRESS = re.compile(r"\b0x0*([0-9a-f]*?)([0-9a-f]{1,3})\b")
+
+
+def addresses(text):
+    """Report text with unresolved addresses reduced to their last three hex digits."""
+    return ADDRESS.sub(lambda m: "0x~" + m.group(2), text)
+
+
 def deliberate(text):
     """A text with the names deliberately different reduced to what both tools agree on."""
     text = IFUNC.sub("", UNDERSCORES.sub("", GI_ALIAS.sub(lambda m: m.group(1), text)))
@@ -195,14 +209,20 @@ def trie_diff(a, b, where, problems):
 
 def merged_rows(body):
     """The rows by their keys, {keys: (values, graph trie)}; rows whose keys the
-    normalisations made equal are merged (values added, graphs merged)."""
+    normalisations made equal are merged (values added, graphs merged).  Twins of an
+    unresolved address (see ADDRESS) keep the larger Children and add Self, and their
+    graph is not compared (None)."""
     out = {}
     for vals, keys, graph in rows(body):
         if keys in out:
             old, trie = out[keys]
+            twins = keys[-1].startswith("[.] 0x") and len(vals) == 2
             vals = ["%.2f%%" % (num(a) + num(b)) if a.endswith("%") else str(int(a) + int(b))
                     for a, b in zip(old, vals)]
-            out[keys] = (vals, graph_trie(graph, trie))
+            if twins:
+                vals[0] = "%.2f%%" % max(num(old[0]), num(vals[0]) - num(old[0]))
+                trie = None
+            out[keys] = (vals, graph_trie(graph, trie) if trie is not None else None)
         else:
             out[keys] = (vals, graph_trie(graph))
     return out
@@ -252,7 +272,8 @@ def compare_report(ptext, vtext, dso_rows=None):
                     problems.append("%s: perf %s, perfev %s" % (where, x, y))
             if len(vals) != len(other[0]):
                 problems.append("%s: perf has %d values, perfev %d" % (where, len(vals), len(other[0])))
-            worst = max(worst, trie_diff(trie, other[1], where + " graph", problems))
+            if trie is not None and other[1] is not None:
+                worst = max(worst, trie_diff(trie, other[1], where + " graph", problems))
         for keys, (vals, _) in vrow.items():
             problems.append("extra row %s %s" % (" ".join(vals), "  ".join(keys)))
     return total, matched, worst, problems
@@ -298,7 +319,8 @@ def main():
     with open(args[2], errors="replace") as f:
         vtext = deliberate(f.read())
     if args[0] == "report":
-        total, matched, worst, problems = compare_report(ptext, vtext, dso_rows)
+        total, matched, worst, problems = compare_report(addresses(ptext), addresses(vtext),
+                                                         dso_rows)
     else:
         total, matched, worst, problems = compare_script(ptext, vtext)
     print("rows %d/%d maxdiff %.2f" % (matched, total, worst))

@@ -2,7 +2,7 @@
 /*
  * The session over synthetic perf.data files written by perfev's writer:
  * time order within FINISHED_ROUND windows, threads and maps over time
- * (mmap replacing mmap, fork copying maps, exec dropping them, comm
+ * (mmap replacing mmap, fork copying maps, exec keeping them until replaced, comm
  * changes), periods without PERF_SAMPLE_PERIOD, group-read deltas; and the
  * profile's call tree built from the delivered stacks.
  */
@@ -250,11 +250,17 @@ static void test_maps_over_time(void **state)
 	sample(&r[0], 101, 101, 0x401000, 9, 1);
 	sample(&r[0], 101, 101, 0x500010, 10, 1);
 	sample(&r[0], 100, 100, 0x500010, 11, 1);
-	/* exec drops the old image's maps and renames the process. */
+	/*
+	 * exec renames the process; its old maps stay until the new image's
+	 * replace them, as perf keeps them: a sample taken while exec loads
+	 * the new image still has the old one's user frames.
+	 */
 	comm(&r[0], 100, 100, "second", true, 12);
 	sample(&r[0], 100, 100, 0x401000, 13, 1);
+	mmap2(&r[0], 100, 0x400000, 0x10000, "/opt/new", 14);
+	sample(&r[0], 100, 100, 0x401000, 15, 1);
 	run(write_file("maps.data", &a, 1, r, 1), &v, false);
-	assert_int_equal(v.n, 7);
+	assert_int_equal(v.n, 8);
 	assert_string_equal(v.map[0], "/opt/a.so");
 	assert_string_equal(v.comm[0], "first");
 	assert_string_equal(v.map[1], "/opt/b.so");
@@ -264,8 +270,9 @@ static void test_maps_over_time(void **state)
 	assert_int_equal(v.tid[3], 101);
 	assert_string_equal(v.map[4], "/opt/c.so");
 	assert_string_equal(v.map[5], "-");
-	assert_string_equal(v.map[6], "-");
+	assert_string_equal(v.map[6], "/opt/a.so");
 	assert_string_equal(v.comm[6], "second");
+	assert_string_equal(v.map[7], "/opt/new");
 }
 
 static void test_fixed_period_and_unknown_thread(void **state)

@@ -101,6 +101,9 @@ static void resolve_slow(struct perfev_session *s, struct perfev_thread *t, stru
 	}
 	if (f->dso)
 		f->sym = perfev_dso__find_symbol(f->dso, f->addr);
+	/* Without a symbol to name, the address shown is the return address itself, as perf's. */
+	if (!f->sym && look != ip)
+		f->addr += ip - look;
 	f->id = frame_id(s, f);
 }
 

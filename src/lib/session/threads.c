@@ -388,15 +388,15 @@ int sess_track(struct perfev_session *s, const struct perfev_record *rec)
 		t = sess_thread(s, rec->comm.pid, rec->comm.tid);
 		if (!t || !(t->comm = sess_intern(s, rec->comm.comm)))
 			return -ENOMEM;
-		if (rec->misc & PERF_RECORD_MISC_COMM_EXEC) {
-			/* exec(2) replaced the process image: its old maps are gone. */
-			struct sproc *p = &s->procs[t->proc];
-
-			p->nr_maps = 0;
-			p->gen++;
-			if (s->unwinder)
-				perfev_unwinder__forget(s->unwinder, t->pid);
-		}
+		/*
+		 * exec(2) replaces the process image, but its old maps stay until
+		 * the new image's MMAP records replace them, as perf keeps them:
+		 * the kernel sends this COMM before loading the new image, and
+		 * samples taken while it loads still carry the old image's user
+		 * frames (the stack of the execve call).
+		 */
+		if ((rec->misc & PERF_RECORD_MISC_COMM_EXEC) && s->unwinder)
+			perfev_unwinder__forget(s->unwinder, t->pid);
 		return 0;
 	case PERF_RECORD_FORK:
 		return fork_thread(s, rec);
