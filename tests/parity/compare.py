@@ -45,9 +45,10 @@ IFUNC = re.compile(r"(?<=[A-Za-z0-9])_ifunc\b")
 #    names and perfev names _start, the caller (in script, the address shows it: see
 #    compare_script).  Rows of the two names merge (merged_rows).
 DL_START_USER = re.compile(r"\bdl_start_user\b")
-# 3. The level of an unresolved user-space address: perf prints the level of the frame it
-#    resolved before ([k] below a kernel sample), perfev [.] for a user address.
-UNKNOWN_USER_K = re.compile(r"(\[unknown\] +)\[k\](?= (?:0x)?0*[0-7][0-9a-f]{0,15}$)", re.M)
+# 3. The level of an unresolved address outside the kernel's half: perf prints the level of
+#    the frame it resolved before ([k] below a kernel sample), perfev [.] (the address came
+#    from the user part of the stack: a user address, or garbage the frame pointers led to).
+UNKNOWN_USER_K = re.compile(r"(\[unknown\] +)\[k\](?= (?:0x)?(?!0*ffff[89a-f])[0-9a-f]+$)", re.M)
 
 
 # Names that the normalisations above join: two branches (or rows) each below perf's
@@ -238,6 +239,44 @@ def other_files_rows(full_text, dso):
     return other - keep
 
 
+VALUE_TITLES = ("Children", "Self", "Overhead", "Samples", "Period")
+
+
+def comm_column(header):
+    """(index among the keys, width) of the Command column of a section's header, or None."""
+    at = [i for i, l in enumerate(header) if l.startswith("# ....")]
+    if not at or not at[0]:
+        return None
+    names = re.split(r"\s{2,}", header[at[0] - 1][2:].strip())
+    widths = [len(d) for d in header[at[0]][2:].split("  ")]
+    if "Command" not in names or len(widths) != len(names):
+        return None
+    i = names.index("Command")
+    return i - sum(1 for n in names if n in VALUE_TITLES), widths[i]
+
+
+def truncate_comm(body, col):
+    """5. perf prints commands cut to the width of its Command column, which it takes from
+    the threads' last names, not from the names it shows (pyenv-version-f as pyenv-ve
+    when the longest last name is readlink); perfev's whole names are cut as perf's
+    before comparing (rows that then agree are merged)."""
+    idx, width = col
+    out = []
+    for line in body:
+        m = ROW.match(line)
+        if m and not line.lstrip().startswith("|") and "--" not in line[:20]:
+            parts = re.split(r"(\s{2,})", line.strip())
+            nvals = 0
+            while nvals * 2 < len(parts) and re.fullmatch(r"-?[0-9.]+%|[0-9]+", parts[nvals * 2]):
+                nvals += 1
+            k = (nvals + idx) * 2
+            if k < len(parts) and len(parts[k]) > width:
+                parts[k] = parts[k][:width]
+                line = "  " + "".join(parts)
+        out.append(line)
+    return out
+
+
 def compare_report(ptext, vtext, dso_rows=None):
     ps, vs = sections(ptext), sections(vtext)
     problems = []
@@ -246,10 +285,16 @@ def compare_report(ptext, vtext, dso_rows=None):
     if len(ps) != len(vs):
         problems.append("perf shows %d events, perfev %d" % (len(ps), len(vs)))
     for (ph, pb), (vh, vb) in zip(ps, vs):
+        pcol, vcol = comm_column(ph), comm_column(vh)
+        cut = pcol and vcol and pcol[0] == vcol[0] and pcol[1] < vcol[1]
+        if cut:
+            vb = truncate_comm(vb, pcol)
         for a, b in zip(ph, vh):
-            if dso_rows is not None and a.startswith("# ...."):
+            if (dso_rows is not None or cut) and a.startswith("# ...."):
                 # the widths perf's rows of other files give (see --dso above)
                 a, b = (re.sub(r"\.+", ".", x) for x in (a, b))
+            if cut and re.match(r"# +[A-Z][a-z]+ ", a) and "Command" in a:
+                a, b = (re.sub(r"\s+", " ", x) for x in (a, b))
             if a.rstrip() != b.rstrip():
                 problems.append("header: perf %r, perfev %r" % (a.rstrip(), b.rstrip()))
         if len(ph) != len(vh):
@@ -280,17 +325,23 @@ def compare_report(ptext, vtext, dso_rows=None):
 
 
 FRAME = re.compile(r"^\t +([0-9a-f]+) (.*)\+0x([0-9a-f]+) \((.*)\)$")
+UNNAMED = re.compile(r"^\t +([0-9a-f]+) \[unknown\] \((.*)\)$")
 
 
 def same_line(a, b):
     """Script lines that agree, or a call-chain frame whose return address is the first
     byte of a function: perf names that function (+0x0), perfev the caller, looked up one
-    byte before (docs/perf-differences.md)."""
+    byte before (docs/perf-differences.md), or nothing when no symbol covers the caller
+    (a static function of a stripped program)."""
     if a == b:
         return True
     ma, mb = FRAME.match(a), FRAME.match(b)
-    return bool(ma and mb and ma.group(1) == mb.group(1) and ma.group(4) == mb.group(4) and
+    if ma and mb:
+        return (ma.group(1) == mb.group(1) and ma.group(4) == mb.group(4) and
                 int(ma.group(3), 16) == 0 and int(mb.group(3), 16) > 0)
+    mu = UNNAMED.match(b)
+    return bool(ma and mu and int(ma.group(3), 16) == 0 and ma.group(1) == mu.group(1) and
+                ma.group(4) == mu.group(2))
 
 
 def compare_script(ptext, vtext):

@@ -157,36 +157,70 @@ static bool better(const struct sym_sort *a, const struct sym_sort *b)
 	return a->idx < b->idx;
 }
 
-/* Whether name is local's without its leading underscores and an IFUNC resolver's "_ifunc". */
-static bool spells(const char *local, const char *name)
+/*
+ * A glibc name without its internal prefixes and suffix, as perf's name
+ * and the exported one compare: __GI___libc_open, __libc_open and __open
+ * are open, __cosf_ifunc is cosf.  *len: its length.
+ */
+static const char *core_name(const char *n, size_t *len)
 {
-	size_t n;
+	if (!strncmp(n, "__GI_", 5))
+		n += 5;
+	n += leading_underscores(n);
+	if (!strncmp(n, "libc_", 5))
+		n += 5;
+	n += leading_underscores(n);
+	*len = strlen(n);
+	if (*len > 6 && !strcmp(n + *len - 6, "_ifunc"))
+		*len -= 6;
+	return n;
+}
 
-	local += leading_underscores(local);
-	n = strlen(local);
-	if (n > 6 && !strcmp(local + n - 6, "_ifunc"))
-		n -= 6;
-	return n == strlen(name) && !memcmp(local, name, n);
+/* perf's choice of two names for one address (choose_best_symbol): whether a beats b. */
+static bool perf_better(const struct sym_sort *a, const struct sym_sort *b)
+{
+	size_t ua, ub, la, lb;
+
+	if ((a->s.size != 0) != (b->s.size != 0))
+		return a->s.size != 0;
+	if ((a->prio == 2) != (b->prio == 2))
+		return b->prio == 2; /* non-weak over weak */
+	if ((a->prio == 3) != (b->prio == 3))
+		return a->prio == 3; /* global over local */
+	ua = leading_underscores(a->s.raw_name);
+	ub = leading_underscores(b->s.raw_name);
+	if (ua != ub)
+		return ua < ub;
+	la = strlen(a->s.raw_name);
+	lb = strlen(b->s.raw_name);
+	if (la != lb)
+		return la > lb;
+	return a->idx < b->idx;
 }
 
 /*
- * Marks the weak names that a local alias at the same address spells
- * (glibc's __cosf and __cosf_ifunc for cosf, not its other name cosf32):
- * the function's own name among its weak aliases.  perf prefers any
- * non-weak name to a weak one, so it names such a function by that local
- * alias, whose name this one is; among global names perf's rules stand.
- * t is sorted by start.
+ * Marks, where a function's best names are weak, those that are the name
+ * perf would show without glibc's prefixes: perf prefers any non-weak name
+ * to a weak one, so it shows a local alias (__GI___libc_open, __cosf_ifunc),
+ * and the weak name it stands for (open, not open64; cosf, not cosf32) is
+ * the one to prefer among the weak names.  Among global names perf's rules
+ * stand.  t is sorted by start.
  */
 static void mark_primary(struct sym_sort *t, size_t n)
 {
 	for (size_t i = 0, j; i < n; i = j) {
+		size_t perf = i, clen;
+		const char *c;
+
 		for (j = i + 1; j < n && t[j].s.start == t[i].s.start; j++)
-			;
-		if (j - i < 2)
+			if (perf_better(&t[j], &t[perf]))
+				perf = j;
+		if (j - i < 2 || t[perf].prio != 1)
 			continue;
+		c = core_name(t[perf].s.raw_name, &clen);
 		for (size_t a = i; a < j; a++)
-			for (size_t b = i; b < j && t[a].prio == 2 && !t[a].primary; b++)
-				t[a].primary = t[b].prio == 1 && spells(t[b].s.raw_name, t[a].s.raw_name);
+			t[a].primary = t[a].prio == 2 && strlen(t[a].s.raw_name) == clen &&
+				       !memcmp(t[a].s.raw_name, c, clen);
 	}
 }
 
