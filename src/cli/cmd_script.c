@@ -141,6 +141,41 @@ static void print_location(const struct script_state *st, unsigned fields,
 	}
 }
 
+/*
+ * A frame of a DWARF-unwound stack as perf 6.1 prints it: each function
+ * inlined at its address first, innermost first, as "NAME+OFF (inlined)"
+ * (OFF from the symbol's start), then the symbol itself, unless DWARF names
+ * the outermost function otherwise (a clone such as foo.constprop.0 shows
+ * only as "foo+OFF (inlined)"); false when the frame has no such chain.
+ */
+static bool print_inlined(const struct script_state *st, unsigned fields,
+			  const struct perfev_frame *f)
+{
+	struct perfev_inline_frame in[32];
+	int k;
+
+	if (f->kernel || !f->dso || !f->sym || !(fields & F_SYM))
+		return false;
+	k = perfev_dso__inline_frames(f->dso, f->addr, in, 32);
+	if (k <= 0)
+		return false;
+	if (k > 32)
+		k = 32;
+	for (int j = 0; j < k; j++) {
+		if (j == k - 1 && !strcmp(in[j].name, f->sym->name)) {
+			fprintf(st->out, "\t%16" PRIx64, chain_ip(f));
+			print_location(st, fields, f);
+			fputc('\n', st->out);
+			break;
+		}
+		fprintf(st->out, "\t%16" PRIx64 " %s", chain_ip(f), in[j].name);
+		if (fields & F_SYMOFF)
+			fprintf(st->out, "+0x%" PRIx64, dso_ip(f) - f->sym->start);
+		fputs(" (inlined)\n", st->out);
+	}
+	return true;
+}
+
 static int name_width(struct perfev_data_reader *r)
 {
 	int w = 0;
@@ -172,6 +207,9 @@ static int on_sample(void *ctx, const struct perfev_session_sample *ss)
 	unsigned f = st->fields[tf != NULL];
 	bool chain;
 	FILE *o = st->out;
+
+	bool dwarf = (sm->sample_type & PERF_SAMPLE_REGS_USER) &&
+		     (sm->sample_type & PERF_SAMPLE_STACK_USER);
 
 	if (tf && !st->fields_replaced && has_callchain(ss))
 		f |= CALLCHAIN_FIELDS;
@@ -213,6 +251,9 @@ static int on_sample(void *ctx, const struct perfev_session_sample *ss)
 			n = st->max_stack;
 		fputc('\n', o);
 		for (size_t i = 0; i < n; i++) {
+			/* perf expands the frames it unwound itself (DWARF), not the kernel's chains. */
+			if (dwarf && print_inlined(st, f, &ss->frames[i]))
+				continue;
 			fprintf(o, "\t%16" PRIx64, chain_ip(&ss->frames[i]));
 			print_location(st, f, &ss->frames[i]);
 			fputc('\n', o);

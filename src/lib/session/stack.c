@@ -175,8 +175,14 @@ static size_t unwind_user(struct perfev_session *s, struct perfev_thread *t,
 		resolve(s, t, &s->frames[n], sm->ip, false, false);
 		return n + 1;
 	}
+	/*
+	 * A caller's frame is its return address minus one, as perf's unwinder
+	 * gives it (the call instruction's last byte): looked up as it is, and
+	 * shown so.
+	 */
 	for (int i = 0; i < got; i++)
-		resolve(s, t, &s->frames[n + i], s->ips[i], false, i > 0);
+		resolve(s, t, &s->frames[n + i], i > 0 && s->ips[i] ? s->ips[i] - 1 : s->ips[i],
+			false, false);
 	return n + got;
 }
 
