@@ -29,8 +29,9 @@ TOLERANCE = 0.1
 # Deliberate differences (docs/perf-differences.md), undone on perf's side before comparing.
 # 1. glibc's internal aliases: perf names a libc function by the __GI_ alias of its debug
 #    file's .symtab (__GI___libc_write), perfev by its public name (write).
-#    Both are reduced to the bare name: "__GI_", "__libc_" and the underscores dropped.
-GI_ALIAS = re.compile(r"\b(?:__GI_+|__libc_)(?:libc_)?([A-Za-z0-9_]+)")
+#    Both are reduced to the bare name: "__GI_", "__libc_" (and libm's wrappers' "__wrap_")
+#    and the underscores dropped.
+GI_ALIAS = re.compile(r"\b(?:__GI_+|__libc_|__wrap_)(?:libc_)?([A-Za-z0-9_]+)")
 
 
 #    Likewise an exported weak name against a local alias with leading underscores
@@ -242,13 +243,18 @@ def merged_rows(body):
 
 
 def other_files_rows(full_text, dso):
-    """(comm, symbol) of the rows of perf's unfiltered report that are not in file dso."""
+    """(comm, symbol) of the rows of perf's unfiltered report not in file dso, and of those
+    in it (an unresolved address under either level: the filtered text keeps perf's)."""
     keep, other = set(), set()
     for _, body in sections(full_text):
         for _, keys, _ in rows(body):
             if len(keys) == 3:
-                (keep if keys[1] == dso else other).add((keys[0], keys[2]))
-    return other - keep
+                names = {keys[2]}
+                if keys[1] == "[unknown]":
+                    names |= {"[k]" + keys[2][3:], "[.]" + keys[2][3:]}
+                for n in names:
+                    (keep if keys[1] == dso else other).add((keys[0], n))
+    return other - keep, keep
 
 
 VALUE_TITLES = ("Children", "Self", "Overhead", "Samples", "Period")
@@ -313,7 +319,7 @@ def compare_report(ptext, vtext, dso_rows=None, loose=False):
             problems.append("header: perf has %d lines, perfev %d" % (len(ph), len(vh)))
         prow, vrow = merged_rows(pb), merged_rows(vb)
         for keys, (vals, trie) in prow.items():
-            if dso_rows is not None and tuple(keys[:1]) + tuple(keys[-1:]) in dso_rows:
+            if dso_rows is not None and tuple(keys[:1]) + tuple(keys[-1:]) in dso_rows[0]:
                 continue
             total += 1
             if keys not in vrow:
@@ -334,6 +340,11 @@ def compare_report(ptext, vtext, dso_rows=None, loose=False):
             if trie is not None and other[1] is not None:
                 worst = max(worst, trie_diff(trie, other[1], where + " graph", problems))
         for keys, (vals, _) in vrow.items():
+            # perf leaves out a row of the file when the first sample that reached it was
+            # taken elsewhere (see --dso above): a caller's row (Self 0) it has unfiltered
+            if dso_rows is not None and tuple(keys[:1]) + tuple(keys[-1:]) in dso_rows[1] and \
+                    len(vals) == 2 and num(vals[1]) == 0:
+                continue
             problems.append("extra row %s %s" % (" ".join(vals), "  ".join(keys)))
     return total, matched, worst, problems
 
@@ -407,7 +418,7 @@ def main():
     dso_rows = None
     if len(args) == 6 and args[0] == "report" and args[3] == "--dso":
         with open(args[5], errors="replace") as f:
-            dso_rows = other_files_rows(deliberate(f.read()), args[4])
+            dso_rows = other_files_rows(addresses(jit_maps(deliberate(f.read()))), args[4])
         args = args[:3]
     if len(args) != 3 or args[0] not in ("report", "script"):
         sys.exit(__doc__)

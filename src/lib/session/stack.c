@@ -101,6 +101,16 @@ static void resolve_slow(struct perfev_session *s, struct perfev_thread *t, stru
 	}
 	if (f->dso)
 		f->sym = perfev_dso__find_symbol(f->dso, f->addr);
+	/*
+	 * The byte before a return address in the kernel's __pfx_ padding is
+	 * no caller (padding never runs): the function at the address itself,
+	 * as perf names it.
+	 */
+	if (f->sym && look != ip && !strncmp(f->sym->name, "__pfx_", 6)) {
+		f->addr += ip - look;
+		f->sym = perfev_dso__find_symbol(f->dso, f->addr);
+		look = ip;
+	}
 	/* Without a symbol to name, the address shown is the return address itself, as perf's. */
 	if (!f->sym && look != ip)
 		f->addr += ip - look;

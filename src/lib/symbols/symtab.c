@@ -160,14 +160,15 @@ static bool better(const struct sym_sort *a, const struct sym_sort *b)
 /*
  * A glibc name without its internal prefixes and suffix, as perf's name
  * and the exported one compare: __GI___libc_open, __libc_open and __open
- * are open, __cosf_ifunc is cosf.  *len: its length.
+ * are open, __cosf_ifunc is cosf, libm's wrapper __wrap_scalbn is scalbn.
+ * *len: its length.
  */
 static const char *core_name(const char *n, size_t *len)
 {
 	if (!strncmp(n, "__GI_", 5))
 		n += 5;
 	n += leading_underscores(n);
-	if (!strncmp(n, "libc_", 5))
+	if (!strncmp(n, "libc_", 5) || !strncmp(n, "wrap_", 5))
 		n += 5;
 	n += leading_underscores(n);
 	*len = strlen(n);
