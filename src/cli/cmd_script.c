@@ -96,6 +96,7 @@ struct script_state {
 	FILE *out;
 	struct trace_text *tt; /* tracepoints' fields */
 	bool ns; /* --ns: times to the nanosecond */
+	bool no_inline; /* --no-inline: DWARF frames without their inlined functions */
 };
 
 /* The frame's address within its symbol's DSO, for "+0x..." (the IP itself, not IP - 1). */
@@ -252,7 +253,7 @@ static int on_sample(void *ctx, const struct perfev_session_sample *ss)
 		fputc('\n', o);
 		for (size_t i = 0; i < n; i++) {
 			/* perf expands the frames it unwound itself (DWARF), not the kernel's chains. */
-			if (dwarf && print_inlined(st, f, &ss->frames[i]))
+			if (dwarf && !st->no_inline && print_inlined(st, f, &ss->frames[i]))
 				continue;
 			fprintf(o, "\t%16" PRIx64, chain_ip(&ss->frames[i]));
 			print_location(st, f, &ss->frames[i]);
@@ -272,7 +273,7 @@ static int on_sample(void *ctx, const struct perfev_session_sample *ss)
 	return 0;
 }
 
-enum { OPT_NS = 256 };
+enum { OPT_NS = 256, OPT_NO_INLINE };
 
 static const struct opt script_table[] = {
 	OPT_GROUP(opt_input),
@@ -283,6 +284,9 @@ static const struct opt script_table[] = {
 		  "adds to or takes from the default (comm,tid,cpu,time,period,event,ip,sym,symoff,dso; "
 		  "for tracepoints comm,tid,cpu,time,event,trace and the stack)" },
 	{ OPT_NS, "ns", .help = "sample times to the nanosecond (perf's 9 digits; default microseconds)" },
+	{ OPT_NO_INLINE, "no-inline",
+	  .help = "print DWARF-unwound frames without the functions inlined at them (as perf's "
+		  "--no-inline)" },
 	OPT_GROUP(opt_frames),
 	OPT_HELP(OPT_KEY_MAX_STACK, "print at most N frames of each stack"),
 	OPT_GROUP(opt_verbosity),
@@ -298,13 +302,17 @@ static bool set_option(void *ctx, int key, const char *arg)
 		st->ns = true;
 		return true;
 	}
+	if (key == OPT_NO_INLINE) {
+		st->no_inline = true;
+		return true;
+	}
 	return parse_fields(arg, st->fields, &st->fields_replaced);
 }
 
 const struct opt_cmd script_cmd = {
 	.name = "script",
 	.summary = "print every sample of a perf.data file, as perf script does",
-	.synopsis = "[-i FILE] [-F FIELDS] [--ns] [--max-stack N]",
+	.synopsis = "[-i FILE] [-F FIELDS] [--ns] [--no-inline] [--max-stack N]",
 	.opts = script_table,
 	.set = set_option,
 	.operands = OPERANDS_NONE,

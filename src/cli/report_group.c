@@ -37,14 +37,19 @@ long report_group_rows(struct report_row *const *rows, const size_t *n, size_t n
 {
 	size_t total = 0, cap = 16, nout = 0;
 	uint32_t *slot;
+	uint64_t *filled; /* per row: the members that gave it their values */
 
 	for (size_t m = 0; m < nr; m++)
 		total += n[m];
 	while (cap < 2 * total)
 		cap *= 2;
 	slot = calloc(cap, sizeof(*slot));
-	if (!slot)
+	filled = calloc(total ? total : 1, sizeof(*filled));
+	if (!slot || !filled) {
+		free(slot);
+		free(filled);
 		return -1;
+	}
 	memset(vals, 0, total * nr * NR_MV * sizeof(*vals));
 	for (size_t m = 0; m < nr; m++)
 		for (size_t i = 0; i < n[m]; i++) {
@@ -52,7 +57,12 @@ long report_group_rows(struct report_row *const *rows, const size_t *n, size_t n
 			size_t j = hash_row(r, keys, nr_keys) & (cap - 1);
 			uint64_t *v;
 
-			while (slot[j] && !same_keys(&out[slot[j] - 1], r, keys, nr_keys))
+			/*
+			 * Two functions can show as one text (operator delete, of two
+			 * signatures): each member's rows join distinct rows, as perf's.
+			 */
+			while (slot[j] && (!same_keys(&out[slot[j] - 1], r, keys, nr_keys) ||
+					   (filled[slot[j] - 1] >> m & 1)))
 				j = (j + 1) & (cap - 1);
 			if (!slot[j]) {
 				out[nout] = *r;
@@ -64,11 +74,13 @@ long report_group_rows(struct report_row *const *rows, const size_t *n, size_t n
 				out[nout].self = m ? 0 : r->self;
 				slot[j] = (uint32_t)++nout;
 			}
+			filled[slot[j] - 1] |= 1ull << m;
 			v = vals + (slot[j] - 1) * nr * NR_MV + m * NR_MV;
 			v[MV_CHILDREN] = r->e->children;
 			v[MV_SELF] = r->e->self;
 			v[MV_SAMPLES] = r->e->samples;
 		}
 	free(slot);
+	free(filled);
 	return (long)nout;
 }

@@ -175,7 +175,8 @@ if [ -s "$TMP/v_two.speedscope.json" ]; then
 fi
 
 # --- folded: equal, line for line, to stackcollapse-perf.pl --all's rules applied to perfev script
-# A collapse of perfev script's default layout, written here: frames innermost first become
+# A collapse of perfev script's default layout (without the inlined frames of DWARF stacks,
+# which folded shows only with --inline), written here: frames innermost first become
 # outermost first after the command; offsets go, kernel frames get _[k], an unknown symbol
 # becomes [file]; names are tidied as stackcollapse-perf.pl tidies them.
 collapse() {
@@ -208,7 +209,7 @@ for name in $FILES; do
 	case $name in v_two) ev="--event cpu-clock" ;; *) ev="" ;; esac
 	# shellcheck disable=SC2086
 	"$PERFEV" export -q -f folded $ev -i "$TMP/$name.data" 2>"$TMP/err" | LC_ALL=C sort >"$TMP/folded"
-	"$PERFEV" script -i "$TMP/$name.data" 2>/dev/null | { if [ -n "$ev" ]; then awk '/^[^ \t]/ { keep = / cpu-clock:/ } keep'; else cat; fi; } |
+	"$PERFEV" script --no-inline -i "$TMP/$name.data" 2>/dev/null | { if [ -n "$ev" ]; then awk '/^[^ \t]/ { keep = / cpu-clock:/ } keep'; else cat; fi; } |
 		collapse | LC_ALL=C sort >"$TMP/ref"
 	nl=$(wc -l <"$TMP/ref")
 	if [ "$nl" -gt 0 ] && cmp -s "$TMP/folded" "$TMP/ref"; then

@@ -242,10 +242,20 @@ static void put_feature_record(const struct perfev_data_writer *w, struct pd_buf
 	pd_put_u64(b, (uint64_t)feat);
 	if (b->nomem)
 		return;
-	if (pd_feature_body(w, feat, b) || b->len - at > PD_MAX_RECORD) {
-		if (b->len - at > PD_MAX_RECORD)
-			pr_warn("perf.data: feature %d does not fit one record (%zu bytes); left "
-				"out\n", feat, b->len - at);
+	if (pd_feature_body(w, feat, b)) {
+		b->len = at;
+		return;
+	}
+	/*
+	 * A stream's features stay 8-byte aligned (PMU_MAPPINGS ends on 4) so the
+	 * tracing data after them are; readers take what they need of a record.
+	 * The file's COMPRESSED record at the data's start is perf's 36 bytes.
+	 */
+	if (w->pipe)
+		pd_put_zero(b, pd_align(b->len - at, 8) - (b->len - at));
+	if (b->len - at > PD_MAX_RECORD) {
+		pr_warn("perf.data: feature %d does not fit one record (%zu bytes); left out\n", feat,
+			b->len - at);
 		b->len = at;
 		return;
 	}
