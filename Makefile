@@ -134,6 +134,14 @@ $(BUILD)/tests/helpers/%: tests/helpers/%.c
 	@mkdir -p $(dir $@)
 	$(CC) -std=c11 -D_GNU_SOURCE $(HELPER_OPT) -g -fno-omit-frame-pointer $(LEAF_FP) -Wall -Wextra \
 	      -Werror -o $@ $< -lpthread
+# perfev diff's workload after its change: the same file name in another directory, as a
+# program rebuilt elsewhere is (tests/helpers/diffwork.c).
+DIFFWORK_AFTER := $(BUILD)/tests/helpers/after/diffwork
+tests: $(DIFFWORK_AFTER)
+$(DIFFWORK_AFTER): tests/helpers/diffwork.c
+	@mkdir -p $(dir $@)
+	$(CC) -std=c11 -D_GNU_SOURCE $(HELPER_OPT) -g -fno-omit-frame-pointer $(LEAF_FP) -Wall -Wextra \
+	      -Werror -DAFTER -o $@ $<
 # C++ workloads: optimised, so that what they inline is inlined.
 $(BUILD)/tests/helpers/%: tests/helpers/%.cc
 	@mkdir -p $(dir $@)
