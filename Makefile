@@ -128,7 +128,7 @@ $(BUILD)/tests/cli/test_report_sort: $(BUILD)/tests/cli/test_report_sort.o $(BUI
 # function, leaves included, so frame-pointer call graphs are complete.
 HELPER_OPT := -O1
 # The profiling workload keeps every call and frame as written.
-$(BUILD)/tests/helpers/hot: HELPER_OPT := -O0
+$(BUILD)/tests/helpers/hot $(BUILD)/tests/helpers/diffwork $(BUILD)/tests/helpers/after/diffwork: HELPER_OPT := -O0
 LEAF_FP := $(if $(filter x86_64 i%86,$(shell uname -m)),-mno-omit-leaf-frame-pointer)
 $(BUILD)/tests/helpers/%: tests/helpers/%.c
 	@mkdir -p $(dir $@)
