@@ -82,6 +82,11 @@ struct text_sec {
 	uint64_t end;
 };
 
+/*
+ * Which of two names for one address is shown, as perf chooses: a global
+ * one, else a local one, a weak one last (libc's weak getrandom is shown
+ * by its local alias __GI___getrandom, from the debug file).
+ */
 static unsigned binding_prio(unsigned bind)
 {
 	switch (bind) {
@@ -89,9 +94,9 @@ static unsigned binding_prio(unsigned bind)
 	case STB_GNU_UNIQUE:
 		return 3;
 	case STB_WEAK:
-		return 2;
-	default:
 		return 1;
+	default:
+		return 2;
 	}
 }
 
@@ -149,8 +154,9 @@ static int plt_syms__add(struct sym_builder *b, Elf *elf, uint64_t *last_end)
 		const char *sname;
 		int n, err;
 
+		/* An entry without a symbol (libc's IRELATIVE ones, for its ifuncs) is "@plt", as perf 6.1 names it. */
 		if (!gelf_getrela(rd, (int)i, &r) || !gelf_getsym(sd, (int)GELF_R_SYM(r.r_info), &sym) ||
-		    !(sname = elf_strptr(elf, sym_sh.sh_link, sym.st_name)) || !*sname)
+		    !(sname = elf_strptr(elf, sym_sh.sh_link, sym.st_name)))
 			continue;
 		n = snprintf(name, sizeof(name), "%s@plt", sname);
 		if (n < 0 || (size_t)n >= sizeof(name))
