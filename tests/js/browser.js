@@ -236,8 +236,8 @@ async function source(browser) {
 }
 
 // A differential flame graph (perfev diff --flamegraph): for each function, a line
-// "diff_NAME=COLOUR SHARE WAS DSELF" of what the page draws and says; the details
-// line when the first one is hovered; a screenshot.
+// "diff_NAME=COLOUR SHARE WAS DSELF" of what the page draws and says of its widest
+// frame; the details line when the first function's is hovered; a screenshot.
 async function diff(browser) {
 	const url = 'file://' + path.resolve(file), svgFile = file.endsWith('.svg');
 	const { page } = await open(browser, url, () => false);
@@ -249,13 +249,17 @@ async function diff(browser) {
 				const x = window.perfevReport.diffOf(name);
 				return x && [x.color, x.share, x.was, x.dself].join(' ');
 			}
+			let best = null, bw = -1;
 			for (const g of document.querySelectorAll('g.f')) {
 				const t = g.querySelector('title').textContent;
 				const m = t.match(/^(.*) \(\S+ samples, ([\d.]+)%, was ([\d.]+)%, self ([-+][\d.]+)\)$/);
-				if (m && m[1] === name)
-					return [g.querySelector('rect').getAttribute('fill').replace(/ /g, ''), m[2], m[3], m[4]].join(' ');
+				const w = +g.querySelector('rect').getAttribute('width');
+				if (m && m[1] === name && w > bw) {
+					bw = w;
+					best = [g.querySelector('rect').getAttribute('fill').replace(/ /g, ''), m[2], m[3], m[4]].join(' ');
+				}
 			}
-			return null;
+			return best;
 		}, fn, svgFile);
 		if (!d) fail('no frame ' + fn);
 		out('diff_' + fn, d);
@@ -264,15 +268,16 @@ async function diff(browser) {
 	let r;
 	if (svgFile) {
 		r = await page.evaluate((name) => {
+			let best = null;
 			for (const g of document.querySelectorAll('g.f'))
 				if (g.querySelector('title').textContent.startsWith(name + ' (')) {
 					const b = g.querySelector('rect').getBoundingClientRect();
-					return { x: b.left, y: b.top, w: b.width, h: b.height };
+					if (!best || b.width > best.w) best = { x: b.left, y: b.top, w: b.width, h: b.height };
 				}
-			return null;
+			return best;
 		}, rest[0]);
 	} else {
-		r = await page.evaluate((n) => window.perfevReport.frameRect(n), rest[0]);
+		r = await page.evaluate((n) => window.perfevReport.frameRect(n, true), rest[0]);
 	}
 	if (r) {
 		await page.mouse.move(r.x + r.w / 2, r.y + 5);

@@ -96,7 +96,7 @@
 	Tree.prototype.alloc = function (cap) {
 		var old = this, T = [['parent', Int32Array], ['fn', Int32Array], ['first', Int32Array], ['next', Int32Array],
 			 ['self', Float64Array], ['total', Float64Array], ['samples', Float64Array],
-			 ['bself', Float64Array], ['btotal', Float64Array]];
+			 ['bself', Float64Array], ['btotal', Float64Array], ['bextra', Float64Array]];
 		T.forEach(function (t) {
 			var a = new t[1](cap);
 			if (t[0] === 'first' || t[0] === 'next') a.fill(-1);
@@ -119,7 +119,7 @@
 	Tree.prototype.sum = function () {
 		for (var i = this.n - 1; i >= 0; i--) {
 			this.total[i] += this.self[i];
-			this.btotal[i] += this.bself[i];
+			this.btotal[i] += this.bself[i] + this.bextra[i];
 			if (i) {
 				this.total[this.parent[i]] += this.total[i]; this.samples[this.parent[i]] += this.samples[i];
 				this.btotal[this.parent[i]] += this.btotal[i];
@@ -157,27 +157,27 @@
 		return (s.baseFn = out);
 	}
 
-	// The baseline's weights onto the nodes of m that have its paths (threads merged, as in m).
+	// The baseline's weights onto the nodes of m that have its paths (threads merged, as in m); the
+	// weight of a path m has not goes to the total of the last node of it that m has.
 	function mergeBase(m) {
 		var s = series(), b = s.base, N = b.nodes.parent.length, par = b.nodes.parent, map = baseFns(s);
-		var bOf = new Int32Array(N).fill(-1), inFocus = new Uint8Array(N);
-		bOf[0] = 0;
+		var bOf = new Int32Array(N).fill(-1), anc = new Int32Array(N).fill(-1), inFocus = new Uint8Array(N);
+		bOf[0] = anc[0] = 0;
 		for (var i = 1; i < N; i++) {
-			var p = par[i], bf = b.nodes.fn[i], f = bf < 0 ? -1 : map[bf], mp;
-			if (bf < 0) { bOf[i] = 0; continue; }
-			if (f < 0) continue; // a function this series has not: its subtree is not drawn
+			var p = par[i], bf = b.nodes.fn[i], f = bf < 0 ? -1 : map[bf], mp = -1, at = -1;
+			if (bf < 0) { bOf[i] = anc[i] = 0; continue; }
+			anc[i] = anc[p];
 			if (S.focus >= 0) {
 				inFocus[i] = inFocus[p] || f === S.focus;
-				if (!inFocus[i]) continue;
+				if (!inFocus[i]) { anc[i] = -1; continue; } // outside the focus: not in the graph at all
 				mp = inFocus[p] ? bOf[p] : 0;
+				if (!inFocus[p]) anc[i] = 0;
 			} else {
 				mp = bOf[p];
 			}
-			if (mp < 0) continue;
-			var at = m.find(mp, f);
-			if (at < 0) continue;
-			bOf[i] = at;
-			m.bself[at] += b.nodes.self[i];
+			if (f >= 0 && mp >= 0) at = m.find(mp, f);
+			if (at >= 0) { bOf[i] = anc[i] = at; m.bself[at] += b.nodes.self[i]; }
+			else if (anc[i] >= 0) m.bextra[anc[i]] += b.nodes.self[i];
 		}
 	}
 
@@ -649,26 +649,25 @@
 	// For tests and scripts: where a function's first box is drawn, in page coordinates.
 	window.perfevReport = {
 		state: S,
-		frameRect: function (name) {
-			var r = $('graph').getBoundingClientRect(), m = cur.view;
+		// widest: of the function's boxes the widest, else the first drawn.
+		frameRect: function (name, widest) {
+			var r = $('graph').getBoundingClientRect(), m = cur.view, best = null;
 			for (var i = 0; i < drawn.length; i++) {
 				var d = drawn[i];
-				if (label(m, d[3]) === name) return { x: r.left + d[0] + window.scrollX, y: r.top + d[1] + window.scrollY, w: d[2], h: FRAME_H - 1 };
+				if (label(m, d[3]) !== name || (best && (!widest || d[2] <= best[2]))) continue;
+				best = d;
 			}
-			return null;
+			return best && { x: r.left + best[0] + window.scrollX, y: r.top + best[1] + window.scrollY, w: best[2], h: FRAME_H - 1 };
 		},
 		buckets: function () { var t = series().timeline; return t ? t.start.length - 1 : 0; },
-		// A differential graph's frame: its colour, share, share in the baseline and self change.
+		// A differential graph's widest frame of a function: its colour, share, share in the baseline and self change.
 		diffOf: function (name) {
-			var m = cur.view;
+			var m = cur.view, k = -1;
 			if (!m || !m.diff) return null;
-			for (var i = 0; i < drawn.length; i++) {
-				var k = drawn[i][3];
-				if (label(m, k) === name)
-					return { color: color(m, k, null), share: +pct(m.total[k], cur.tot[0]), was: +pct(m.btotal[k], series().base.total),
-						 dself: +selfDelta(m, k).toFixed(2) };
-			}
-			return null;
+			for (var i = 0; i < drawn.length; i++)
+				if (label(m, drawn[i][3]) === name && (k < 0 || m.total[drawn[i][3]] > m.total[k])) k = drawn[i][3];
+			return k < 0 ? null : { color: color(m, k, null), share: +pct(m.total[k], cur.tot[0]),
+						was: +pct(m.btotal[k], series().base.total), dself: +selfDelta(m, k).toFixed(2) };
 		}
 	};
 
