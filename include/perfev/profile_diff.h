@@ -68,9 +68,10 @@ struct perfev_profile_diff_opts {
 	 */
 	bool baseline_only;
 	/*
-	 * Only rows of these, comma-separated (perf diff -C, -d, -S; NULL: all):
-	 * commands, files (name or path), functions (exact names).  Shares stay
-	 * of each profile's whole total unless relative: then of what passes.
+	 * Only each profile's entries of these, comma-separated (perf diff -C,
+	 * -d, -S; NULL: all): commands, files (name or path: a path is one
+	 * build's), functions (exact names).  Shares stay of each profile's
+	 * whole total unless relative: then of what passes.
 	 */
 	const char *comms, *dsos, *syms;
 	bool relative;

@@ -29,7 +29,7 @@ enum {
 };
 
 static const struct opt diff_table[] = {
-	{ 'c', "compute", .arg = "METHOD", .comp = COMP_WORD, .words = "delta-abs,delta,ratio,wdiff:",
+	{ 'c', "compute", .arg = "METHOD", .comp = COMP_WORD, .words = "delta-abs,delta,ratio",
 	  .help = "what to compute against the baseline: delta-abs (the default: the change of share, "
 		  "rows by its size), delta (rows from the largest growth down), ratio (of periods) or "
 		  "wdiff:W1,W2 (period * W2 - baseline period * W1)" },
@@ -238,7 +238,9 @@ static int on_sample(void *ctx, const struct perfev_session_sample *ss)
 		df->nr_profiles = n;
 	}
 	if (!df->profiles[ss->evsel]) {
-		struct perfev_profile_opts po = { .sz = sizeof(po), .background = true };
+		/* The HTML report's timeline needs the samples' times. */
+		struct perfev_profile_opts po = { .sz = sizeof(po), .background = true,
+						  .times = ((struct read_state *)ctx)->o->flamegraph != NULL };
 
 		df->profiles[ss->evsel] = perfev_profile__new(&po);
 		if (!df->profiles[ss->evsel])

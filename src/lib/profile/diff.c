@@ -171,12 +171,13 @@ static bool in_list(const char *list, const char *name, const char *alt)
 	return false;
 }
 
-/* Whether row r passes the filters: its first entry's command, file and function. */
-static bool row_kept(const struct perfev_profile_diff *d, size_t r)
+/*
+ * Whether entry e of profile pi passes the filters (its command, file and
+ * function), as perf diff filters each file's entries.
+ */
+static bool entry_kept(const struct perfev_profile_diff *d, size_t pi, const struct perfev_profile_entry *e)
 {
-	const struct perfev_profile_diff_row *row = &d->rows[r];
-	const struct perfev_profile *p = d->p[row->profile];
-	const struct perfev_profile_entry *e = perfev_profile_table__entry(d->t[row->profile], row->entry);
+	const struct perfev_profile *p = d->p[pi];
 	const struct perfev_profile_thread *t = perfev_profile__thread(p, e->thread);
 	const struct perfev_profile_frame *f = perfev_profile__frame(p, e->frame);
 	const char *sym = f->inline_name ? f->inline_name : f->sym ? f->sym->name : NULL;
@@ -198,8 +199,10 @@ static int gather(struct perfev_profile_diff *d)
 			const struct perfev_profile_entry *en = perfev_profile_table__entry(t, e);
 			int64_t r;
 
-			if (!en->self)
+			if (!en->self || !entry_kept(d, pi, en))
 				continue;
+			if (d->o.relative)
+				d->total[pi] += en->self;
 			make_key(d, pi, en, &k);
 			r = row_of(d, &k, pi, e);
 			if (r < 0)
@@ -211,25 +214,18 @@ static int gather(struct perfev_profile_diff *d)
 	return 0;
 }
 
-/* Drops the rows the filters and baseline_only leave out; the totals shares are of. */
+/* Drops the rows baseline_only leaves out. */
 static void select_rows(struct perfev_profile_diff *d)
 {
 	size_t out = 0;
 
-	for (size_t pi = 0; pi < d->nr; pi++)
-		d->total[pi] = perfev_profile__node(d->p[pi], 0)->total;
-	if (d->o.relative)
-		memset(d->total, 0, d->nr * sizeof(*d->total));
 	for (size_t r = 0; r < d->nr_rows; r++) {
 		const struct perfev_profile_diff_cell *c = &d->cells[r * d->nr];
-		bool kept = row_kept(d, r), paired = false;
+		bool paired = false;
 
 		for (size_t pi = 1; pi < d->nr; pi++)
 			paired |= c[pi].period != 0;
-		if (kept && d->o.relative)
-			for (size_t pi = 0; pi < d->nr; pi++)
-				d->total[pi] += c[pi].period;
-		if (!kept || (d->o.baseline_only && (!c[0].period || !paired)))
+		if (d->o.baseline_only && (!c[0].period || !paired))
 			continue;
 		if (out != r) {
 			d->rows[out] = d->rows[r];
@@ -485,6 +481,9 @@ struct perfev_profile_diff *perfev_profile_diff__new(const struct perfev_profile
 		if (!d->t[i])
 			err = -errno;
 	}
+	/* Shares are of each profile's whole total, or with relative of what the filters keep (gather()). */
+	for (size_t i = 0; i < nr && !err && !d->o.relative; i++)
+		d->total[i] = perfev_profile__node(profiles[i], 0)->total;
 	if (!err)
 		err = gather(d);
 	if (!err) {

@@ -82,11 +82,6 @@ struct text_sec {
 	uint64_t end;
 };
 
-/*
- * Which of two names for one address is shown, as perf chooses: a global
- * one, else a local one, a weak one last (libc's weak getrandom is shown
- * by its local alias __GI___getrandom, from the debug file).
- */
 static unsigned binding_prio(unsigned bind)
 {
 	switch (bind) {
@@ -94,9 +89,9 @@ static unsigned binding_prio(unsigned bind)
 	case STB_GNU_UNIQUE:
 		return 3;
 	case STB_WEAK:
-		return 1;
-	default:
 		return 2;
+	default:
+		return 1;
 	}
 }
 
