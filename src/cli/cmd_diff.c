@@ -253,8 +253,7 @@ static int on_sample(void *ctx, const struct perfev_session_sample *ss)
 }
 
 /* Reads one recording into a profile per event; false after printing why. */
-static bool read_file(struct diff_file *df, const struct diff_opts *o,
-		      struct perfev_sample_filter *filter)
+static bool read_file(struct diff_file *df, const struct diff_opts *o)
 {
 	struct read_state st = { df, o };
 	bool quiet = o->quiet;
@@ -266,7 +265,10 @@ static bool read_file(struct diff_file *df, const struct diff_opts *o,
 			  "NEW (default perf.data): record them, or name them", df->path, DEFAULT_BASE);
 		return false;
 	}
-	df->s = cli_session_open(df->path, o->no_demangle, &quiet, filter, &df->sy);
+	/* A filter of each file's own: --time's percents are of each recording. */
+	if (!cli_filter_new(&o->filter, &df->filter))
+		return false;
+	df->s = cli_session_open(df->path, o->no_demangle, &quiet, df->filter, &df->sy);
 	if (!df->s)
 		return false;
 	err = perfev_session__process(df->s, on_sample, &st);
@@ -296,6 +298,7 @@ static void file_free(struct diff_file *df)
 	free(df->profiles);
 	perfev_session__delete(df->s);
 	perfev_symbolizer__delete(df->sy);
+	perfev_sample_filter__delete(df->filter);
 }
 
 /* File df's event of the baseline's attr a (perf matches type and config), or -1. */
@@ -478,7 +481,6 @@ int cmd_diff(int argc, char **argv)
 {
 	struct diff_opts o = { 0 };
 	struct cli_args a = { 0 };
-	struct perfev_sample_filter *filter = NULL;
 	struct diff_file *files = NULL;
 	struct diff_event *evs = NULL;
 	size_t nr = 0, nr_evs = 0, *ev_index = NULL;
@@ -489,14 +491,14 @@ int cmd_diff(int argc, char **argv)
 		goto out;
 	nr = a.nr_operands < 2 ? 2 : (size_t)a.nr_operands;
 	files = calloc(nr, sizeof(*files));
-	if (!files || !cli_filter_new(&o.filter, &filter))
-		goto out;
+	if (!files)
+		goto oom;
 	files[0].path = a.nr_operands >= 2 ? a.operands[0] : DEFAULT_BASE;
 	files[1].path = a.nr_operands >= 2 ? a.operands[1] : a.nr_operands ? a.operands[0] : PERFEV_DATA_FILE_DEFAULT;
 	for (size_t i = 2; i < nr; i++)
 		files[i].path = a.operands[i];
 	for (size_t i = 0; i < nr; i++)
-		if (!read_file(&files[i], &o, filter))
+		if (!read_file(&files[i], &o))
 			goto out;
 
 	/* Each event of the baseline, with every file's profile of the same event. */
@@ -593,7 +595,6 @@ out:
 		file_free(&files[i]);
 	free(files);
 	perfev_profile__delete(empty);
-	perfev_sample_filter__delete(filter);
 	cli_args__free(&a);
 	return ret;
 }

@@ -17,6 +17,7 @@ struct diff_file {
 	const char *path;
 	struct perfev_session *s;
 	struct perfev_symbolizer *sy;
+	struct perfev_sample_filter *filter; /* --time, of this file's own; NULL: none */
 	struct perfev_profile **profiles; /* by event index */
 	size_t nr_profiles;
 };

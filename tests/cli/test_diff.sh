@@ -111,6 +111,13 @@ rel=$("$PERFEV" diff -t ';' -S grows,shrinks --percentage relative pe.old pe.new
 	awk -F';' '!/^#/ && NF > 1 { s += $1 } END { printf "%.2f", s }')
 check "--percentage relative: the Baseline shown adds up to 100% ($rel)" \
 	awk -v s="$rel" 'BEGIN { exit !(s > 99.9 && s < 100.1) }'
+# --time: each file's own part (percents of each recording), as perfev report --time shows it.
+rows perfev --time 10%/2 pe.old pe.new >"$TMP/t"
+tb=$(value "$TMP/t" grows 1) td=$(value "$TMP/t" grows 2)
+tr=$("$PERFEV" report -i pe.new --time 10%/2 --stdio --no-children -g none --sort dso,sym 2>/dev/null |
+	awk '$NF == "grows" { sub(/%/, "", $1); print $1; exit }')
+check "--time 10%/2 takes each file's own second tenth (grows: $tb + $td vs report --time's $tr)" \
+	awk -v b="$tb" -v d="$td" -v r="$tr" 'BEGIN { x = b + d - r; exit !(r > 20 && x < 0.02 && x > -0.02) }'
 compare "three files" 0.1 pe.old perf.new pe.new
 compare "three files, ordered by the second's delta" 0.1 -o 2 pe.old perf.new pe.new
 compare "three files, ordered by the baseline" 0.1 -o 0 pe.old perf.new pe.new
