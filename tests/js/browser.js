@@ -288,7 +288,7 @@ async function diff(browser) {
 	// Hover the first function: the details line says what it was.
 	let r;
 	if (svgFile) {
-		r = await page.evaluate((name) => {
+		r = await reveal(page, () => page.evaluate((name) => {
 			let best = null;
 			for (const g of document.querySelectorAll('g.f'))
 				if (g.querySelector('title').textContent.startsWith(name + ' (')) {
@@ -296,9 +296,9 @@ async function diff(browser) {
 					if (!best || b.width > best.w) best = { x: b.left, y: b.top, w: b.width, h: b.height };
 				}
 			return best;
-		}, rest[0]);
+		}, rest[0]), false);
 	} else {
-		r = await page.evaluate((n) => window.perfevReport.frameRect(n, true), rest[0]);
+		r = await reveal(page, () => page.evaluate((n) => window.perfevReport.frameRect(n, true), rest[0]), PAGE);
 	}
 	if (r) {
 		await page.mouse.move(r.x + r.w / 2, r.y + 5);
