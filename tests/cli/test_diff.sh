@@ -51,7 +51,10 @@ rows() {
 			key = f[NF - 1] "|" f[NF]
 			for (i = 1; i <= NF - 2; i++) out = out "|" f[i]
 			print key out
-		}' | names | sort
+		}' | names | sort |
+		# Reduced names can meet (__blk_mq_end_request and blk_mq_end_request): the second of a
+		# name is NAME#2, and so on, on both sides alike.
+		awk -F'|' -v OFS='|' '{ k = $1 "|" $2; if (++seen[k] > 1) $2 = $2 "#" seen[k]; print }'
 }
 # agree A B TOL: the same rows, each value within TOL of the other's (blank and N/A alike).  A row
 # of glibc or the dynamic linker that only the names tell apart (an alias perf names otherwise, such
