@@ -159,7 +159,12 @@ enum {
 static const struct opt report_table[] = {
 	OPT_GROUP(opt_input),
 	{ OPT_STDIO, "stdio", .help = "text output (the only one; accepted for perf's habit)" },
-	OPT_GROUP_ONLY(opt_sort, "s"),
+	/* The shared -s, with report's trace key. */
+	{ 's', "sort", .arg = "KEYS", .comp = COMP_WORDS,
+	  .words = "comm,pid,tid,dso,sym,srcline,trace",
+	  .help = "group samples by these, comma-separated: comm, pid, tid, dso, sym, srcline, or trace "
+		  "alone (a tracepoint's fields) (default comm,dso,sym; trace for recordings of "
+		  "tracepoints only)" },
 	{ OPT_CHILDREN, "children",
 	  .help = "also charge each sample to every caller on its stack (the default when the file has "
 		  "call graphs)" },
@@ -219,6 +224,9 @@ static bool set_option(void *ctx, int key, const char *arg)
 		return true;
 	case 'n':
 		o->show_nr = true;
+		return true;
+	case 's':
+		o->sort = arg;
 		return true;
 	case OPT_HEADER:
 		o->header = true;
@@ -283,12 +291,12 @@ static bool parse_args(int argc, char **argv, struct report_opts *o, bool *no_de
 		goto out;
 	o->quiet = a.quiet;
 	o->verbose = a.verbose;
-	if (a.sort && !parse_sort(o, a.sort))
+	if (o->sort && !parse_sort(o, o->sort))
 		goto out;
-	if (a.fields && !parse_fields(o, a.fields, a.sort != NULL))
+	if (a.fields && !parse_fields(o, a.fields, o->sort != NULL))
 		goto out;
-	o->sym_first = a.sort && !a.fields && o->nr_keys && o->keys[0] == KEY_SYM;
-	o->keys_given = a.sort || a.fields;
+	o->sym_first = o->sort && !a.fields && o->nr_keys && o->keys[0] == KEY_SYM;
+	o->keys_given = o->sort || a.fields;
 	if (!o->nr_keys) {
 		add_key(o, KEY_COMM);
 		add_key(o, KEY_DSO);

@@ -185,10 +185,9 @@ static bool set_sort(struct cli_args *a, int key, const char *arg)
 
 const struct opt_group opt_sort = {
 	(const struct opt[]){
-		{ 's', "sort", .arg = "KEYS", .comp = COMP_WORDS, .words = SORT_KEYS ",trace",
-		  .help = "group samples by these, comma-separated: comm, pid, tid, dso, sym, srcline, "
-			  "or trace alone (a tracepoint's fields) (default comm,dso,sym; trace for "
-			  "recordings of tracepoints only)" },
+		{ 's', "sort", .arg = "KEYS", .comp = COMP_WORDS, .words = SORT_KEYS,
+		  .help = "group samples by these, comma-separated: comm, pid, tid, dso, sym, srcline "
+			  "(default comm,dso,sym)" },
 		{ 'F', "fields", .arg = "FIELDS", .comp = COMP_WORDS,
 		  .words = "overhead,children,sample,period," SORT_KEYS,
 		  .help = "columns to show: overhead, children, sample, period and sort keys (keys given "

@@ -34,6 +34,7 @@ enum graph_mode { GRAPH_NONE, GRAPH_GRAPH, GRAPH_FLAT, GRAPH_FOLDED };
 
 struct report_opts {
 	const char *input;
+	const char *sort; /* -s as given */
 	enum report_key keys[NR_KEYS];
 	int nr_keys;
 	int cols[NR_KEYS + 4];
