@@ -111,9 +111,16 @@ static void resolve_slow(struct perfev_session *s, struct perfev_thread *t, stru
 		f->sym = perfev_dso__find_symbol(f->dso, f->addr);
 		look = ip;
 	}
-	/* Without a symbol to name, the address shown is the return address itself, as perf's. */
-	if (!f->sym && look != ip)
+	/*
+	 * A byte before that no function holds (a garbage frame, or padding
+	 * after a function without a size): the return address itself is
+	 * looked up and shown, as perf names it, rather than left unnamed.
+	 */
+	if (!f->sym && look != ip) {
 		f->addr += ip - look;
+		if (f->dso)
+			f->sym = perfev_dso__find_symbol(f->dso, f->addr);
+	}
 	f->id = frame_id(s, f);
 }
 
