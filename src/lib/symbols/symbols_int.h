@@ -62,6 +62,8 @@ struct perfev_dso {
 	char *elf_file; /* the file segments (map_ip) came from */
 	char *sym_file; /* the file symbols came from: elf_file or a separate debug file */
 	char *dwarf_file; /* the file with DWARF, when one was found */
+	bool debug_tried; /* perfev_dso__debug_file() before loading */
+	char *debug_file;
 
 	struct perfev_symbol *syms; /* sorted by start, no overlap at starts */
 	size_t nsyms;
@@ -90,6 +92,8 @@ struct perfev_symbolizer {
 	char *kallsyms;
 	char *jit_dir;
 	bool no_demangle, demangle_params;
+	void (*warn)(void *ctx, const char *msg);
+	void *warn_ctx;
 
 	struct perfev_dso **buckets;
 	size_t nbuckets, ndsos;
@@ -173,8 +177,6 @@ bool file__has_build_id(const char *path, const uint8_t *id, size_t id_size);
 /* Whether a file's build id matches the one recorded (which perf pads to 20 bytes). */
 bool build_id__matches(const uint8_t *file_id, size_t file_size, const uint8_t *want,
 		       size_t want_size);
-/* Lowercase hex of id into buf (2 * size + 1 bytes). */
-void build_id__hex(const uint8_t *id, size_t size, char *buf);
 
 /* Parses kallsyms text into d (DSO_KERNEL). */
 int kallsyms__parse(struct perfev_dso *d, const char *text, size_t len);
