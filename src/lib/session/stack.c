@@ -96,11 +96,14 @@ static void resolve_slow(struct perfev_session *s, struct perfev_thread *t, stru
 			return;
 		}
 		f->dso = f->map->dso;
+		if (s->opts.no_symbols)
+			goto out;
 		f->addr = f->dso ? perfev_dso__map_ip(f->dso, look, f->map->start, f->map->pgoff)
 				 : look - f->map->start + f->map->pgoff;
 	}
-	if (f->dso)
+	if (f->dso && !s->opts.no_symbols)
 		f->sym = perfev_dso__find_symbol(f->dso, f->addr);
+out:
 	f->id = frame_id(s, f);
 }
 

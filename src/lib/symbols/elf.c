@@ -334,7 +334,8 @@ static int choose_file(struct perfev_dso *d, const char *path, char *out, size_t
 {
 	struct perfev_symbolizer *sy = d->sy;
 	uint8_t id[BUILD_ID_MAX];
-	char want[2 * BUILD_ID_MAX + 1], have[2 * BUILD_ID_MAX + 1] = "";
+	char want[2 * BUILD_ID_MAX + 1], have[2 * BUILD_ID_MAX + 1] = "", where[1024];
+	char why[512];
 	int n;
 
 	if (!d->build_id_size) {
@@ -348,6 +349,8 @@ static int choose_file(struct perfev_dso *d, const char *path, char *out, size_t
 	}
 	if (n > 0)
 		build_id__hex(id, (size_t)n, have);
+	else
+		snprintf(why, sizeof(why), "%s", perfev_last_error());
 	if (*sy->buildid_dir) {
 		if (build_id__path(out, size, sy->buildid_dir, d->build_id, d->build_id_size, "/elf") &&
 		    file__has_build_id(out, d->build_id, d->build_id_size))
@@ -361,20 +364,32 @@ static int choose_file(struct perfev_dso *d, const char *path, char *out, size_t
 	    build_id__path(out, size, sy->debug_dir, d->build_id, d->build_id_size, ".debug") &&
 	    file__has_build_id(out, d->build_id, d->build_id_size))
 		return 0;
-	build_id__hex(d->build_id, d->build_id_size, want);
+	build_id__hex(d->build_id, build_id__trim(d->build_id, d->build_id_size), want);
+	if (*sy->buildid_dir)
+		snprintf(where, sizeof(where), "the build-id cache %s", sy->buildid_dir);
+	else
+		snprintf(where, sizeof(where), "the build-id cache (none set)");
+	if (*sy->debug_dir)
+		snprintf(where + strlen(where), sizeof(where) - strlen(where), " or %s/.build-id",
+			 sy->debug_dir);
 	if (n > 0)
 		dso__set_error(d, PERFEV_ERR_FORMAT,
 			       "%s: its build id %s is not the %s the recording saw: the file was "
-			       "rebuilt or replaced since, so its symbols would be wrong; keep the "
-			       "original in perf's build-id cache ('perf buildid-cache -a FILE' "
-			       "before rebuilding) or under %s/.build-id",
-			       path, have, want, *sy->debug_dir ? sy->debug_dir : "DEBUG_DIR");
+			       "rebuilt or replaced since, and %s has no copy of the recorded one, "
+			       "so its samples show as addresses; record with the build-id cache "
+			       "on (perfev record's default; 'perf buildid-cache -a FILE' before "
+			       "rebuilding keeps one too), or report the rebuilt file with a new "
+			       "recording",
+			       path, have, want, where);
 	else
 		dso__set_error(d, ENOENT,
-			       "%s: no file with build id %s (%s), nor in the build-id cache or under "
-			       "%s/.build-id; copy the file there, or point the symbolizer's root or "
-			       "debug_dir at it", path, want, perfev_last_error(),
-			       *sy->debug_dir ? sy->debug_dir : "DEBUG_DIR");
+			       "%s: no file with build id %s (%s), and %s has no copy of it, so "
+			       "its samples show as addresses; record with the build-id cache on "
+			       "(perfev record's default), or point the symbolizer's root or "
+			       "debug_dir at the file",
+			       path, want, why, where);
+	if (sy->warn)
+		sy->warn(sy->warn_ctx, d->error ? d->error : perfev_last_error());
 	return -ENOENT;
 }
 
@@ -496,4 +511,41 @@ int dso__load_memory(struct perfev_dso *d)
 	/* DWARF reads the same image later. */
 	d->dwarf_elf = elf;
 	return err;
+}
+
+const char *perfev_dso__debug_file(struct perfev_dso *d)
+{
+	char path[4096], dbg[4096];
+	uint8_t id[BUILD_ID_MAX];
+	struct elf_info info;
+	size_t id_size = 0;
+	int fd, n;
+	Elf *elf;
+
+	if (!d || d->kind != DSO_FILE)
+		return NULL;
+	if (d->loaded)
+		return d->nsyms && d->sym_file && d->elf_file && strcmp(d->sym_file, d->elf_file)
+			       ? d->sym_file
+			       : NULL;
+	if (d->debug_tried)
+		return d->debug_file;
+	d->debug_tried = true;
+	if ((size_t)snprintf(path, sizeof(path), "%s%s", d->sy->root, d->name) >= sizeof(path))
+		return NULL;
+	n = perfev_build_id__read(path, id, sizeof(id));
+	if (n > 0)
+		id_size = (size_t)n;
+	/* Only the file the recording saw: a rebuilt one's debug file is another's. */
+	if (d->build_id_size && (!id_size || !build_id__matches(id, id_size, d->build_id,
+								d->build_id_size)))
+		return NULL;
+	elf = open_elf(path, &fd);
+	if (!elf)
+		return NULL;
+	if (!elf__inspect(elf, path, &info) && !info.has_symtab &&
+	    !debug_file__find(d, path, elf, id, id_size, dbg, sizeof(dbg)))
+		d->debug_file = strdup(dbg);
+	close_elf(elf, fd);
+	return d->debug_file;
 }

@@ -45,6 +45,8 @@ struct perfev_symbolizer *perfev_symbolizer__new(const struct perfev_symbolizer_
 	sy->jit_dir = dup_or(o.jit_dir, "/tmp");
 	sy->no_demangle = o.no_demangle;
 	sy->demangle_params = o.demangle_params;
+	sy->warn = o.warn;
+	sy->warn_ctx = o.warn_ctx;
 	sy->nbuckets = 64;
 	sy->buckets = calloc(sy->nbuckets, sizeof(*sy->buckets));
 	if (!sy->root || !sy->debug_dir || !sy->buildid_dir || !sy->kallsyms || !sy->jit_dir ||
@@ -67,6 +69,7 @@ static void dso__delete(struct perfev_dso *d)
 	free(d->elf_file);
 	free(d->sym_file);
 	free(d->dwarf_file);
+	free(d->debug_file);
 	free(d);
 }
 
