@@ -13,6 +13,13 @@ static void reader_warn(void *ctx, const char *msg)
 		cli_note("warning: %s", msg);
 }
 
+/* Once per DSO whose recorded file is gone or rebuilt (the library says which, why, what to do). */
+static void symbol_warn(void *ctx, const char *msg)
+{
+	if (!*(const bool *)ctx)
+		cli_note("warning: %s", msg);
+}
+
 bool cli_filter_new(const struct cli_filters *cf, struct perfev_sample_filter **f)
 {
 	struct perfev_sample_filter_opts o = { .sz = sizeof(o), .comms = cf->comms, .pids = cf->pids,
@@ -32,7 +39,9 @@ static struct perfev_session *open_session(const char *input, bool no_demangle, 
 					   struct perfev_sample_filter *filter, bool first_frame,
 					   struct perfev_symbolizer **sy)
 {
-	struct perfev_symbolizer_opts so = { .sz = sizeof(so), .no_demangle = no_demangle };
+	struct perfev_symbolizer_opts so = { .sz = sizeof(so), .no_demangle = no_demangle,
+					     .buildid_dir = cli_buildid_dir(),
+					     .warn = symbol_warn, .warn_ctx = (void *)quiet };
 	/* The reader copies its options; quiet, its warnings' ctx, outlives the session. */
 	struct perfev_data_reader_opts ro = { .sz = sizeof(ro), .warn = reader_warn,
 					      .warn_ctx = (void *)quiet };
