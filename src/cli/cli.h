@@ -70,6 +70,10 @@ struct cli_filters;
 struct perfev_session *cli_session_open(const char *input, bool no_demangle, const bool *quiet,
 					struct perfev_sample_filter *filter,
 					struct perfev_symbolizer **sy);
+/* The same when only where each sample was taken is shown: no callers resolved. */
+struct perfev_session *cli_session_open_leaf(const char *input, bool no_demangle, const bool *quiet,
+					     struct perfev_sample_filter *filter,
+					     struct perfev_symbolizer **sy);
 /*
  * The same for commands that look into user code where each sample was
  * taken: no callers resolved, no kernel symbols read.

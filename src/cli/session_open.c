@@ -35,9 +35,11 @@ bool cli_filter_new(const struct cli_filters *cf, struct perfev_sample_filter **
 	return *f != NULL;
 }
 
+enum frames_wanted { ALL_FRAMES, LEAF, USER_LEAF };
+
 static struct perfev_session *open_session(const char *input, bool no_demangle, const bool *quiet,
-					   struct perfev_sample_filter *filter, bool first_frame,
-					   struct perfev_symbolizer **sy)
+					   struct perfev_sample_filter *filter,
+					   enum frames_wanted want, struct perfev_symbolizer **sy)
 {
 	struct perfev_symbolizer_opts so = { .sz = sizeof(so), .no_demangle = no_demangle,
 					     .buildid_dir = cli_buildid_dir(),
@@ -48,7 +50,12 @@ static struct perfev_session *open_session(const char *input, bool no_demangle, 
 	struct perfev_session_opts o = { .sz = sizeof(o), .reader_opts = &ro, .filter = filter };
 	struct perfev_session *s;
 
-	if (first_frame) {
+	if (want == LEAF) {
+		/* Where each sample was taken, and nothing of its callers: no chain walked or unwound. */
+		o.max_frames = 1;
+		o.no_unwind = true;
+	}
+	if (want == USER_LEAF) {
 		/*
 		 * Where only user code is looked into (kernel code is never read):
 		 * kernel samples stay in the kernel unnamed, and /proc/kallsyms, a
@@ -83,7 +90,14 @@ struct perfev_session *cli_session_open(const char *input, bool no_demangle, con
 					struct perfev_sample_filter *filter,
 					struct perfev_symbolizer **sy)
 {
-	return open_session(input, no_demangle, quiet, filter, false, sy);
+	return open_session(input, no_demangle, quiet, filter, ALL_FRAMES, sy);
+}
+
+struct perfev_session *cli_session_open_leaf(const char *input, bool no_demangle, const bool *quiet,
+					     struct perfev_sample_filter *filter,
+					     struct perfev_symbolizer **sy)
+{
+	return open_session(input, no_demangle, quiet, filter, LEAF, sy);
 }
 
 struct perfev_session *cli_session_open_first_frame(const char *input, bool no_demangle,
@@ -91,5 +105,5 @@ struct perfev_session *cli_session_open_first_frame(const char *input, bool no_d
 						    struct perfev_sample_filter *filter,
 						    struct perfev_symbolizer **sy)
 {
-	return open_session(input, no_demangle, quiet, filter, true, sy);
+	return open_session(input, no_demangle, quiet, filter, USER_LEAF, sy);
 }
