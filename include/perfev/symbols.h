@@ -68,6 +68,12 @@ struct perfev_symbolizer_opts {
 	 */
 	void (*warn)(void *ctx, const char *msg);
 	void *warn_ctx;
+	/*
+	 * Where parsed symbol tables are kept between runs (ELF files by build
+	 * id, /proc/kallsyms by the running kernel's build id, boot and
+	 * modules), memory-mapped when read again; NULL or "": not kept.
+	 */
+	const char *symcache_dir;
 	size_t :0;
 };
 

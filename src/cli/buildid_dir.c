@@ -4,6 +4,8 @@
  * $PERFEV_BUILDID_DIR, else perf's configuration (buildid.dir in the file
  * $PERF_CONFIG names, else ~/.perfconfig, else /etc/perfconfig), else
  * $HOME/.debug.  And how big it may grow: $PERFEV_BUILDID_CACHE_SIZE.
+ * perfev's own cache of parsed symbol tables: $PERFEV_CACHE_DIR, else
+ * $XDG_CACHE_HOME/perfev, else $HOME/.cache/perfev.
  */
 #include <ctype.h>
 #include <errno.h>
@@ -125,4 +127,24 @@ bad:
 		 "default of %llu MiB",
 		 env, (unsigned long long)(CLI_BUILDID_CACHE_MAX >> 20));
 	return CLI_BUILDID_CACHE_MAX;
+}
+
+const char *cli_cache_dir(void)
+{
+	static char dir[4096];
+	static bool done;
+	const char *env = getenv("PERFEV_CACHE_DIR"), *xdg = getenv("XDG_CACHE_HOME");
+	const char *home = getenv("HOME");
+
+	if (done)
+		return dir;
+	done = true;
+	/* Set but empty: no cache. */
+	if (env)
+		snprintf(dir, sizeof(dir), "%s", env);
+	else if (xdg && *xdg == '/')
+		snprintf(dir, sizeof(dir), "%s/perfev", xdg);
+	else if (home && *home)
+		snprintf(dir, sizeof(dir), "%s/.cache/perfev", home);
+	return dir;
 }

@@ -89,6 +89,8 @@ struct perfev_session *cli_session_open_first_frame(const char *input, bool no_d
  */
 #define CLI_BUILDID_CACHE_MAX (1ull << 30)
 const char *cli_buildid_dir(void);
+/* The cache of parsed symbol tables: $PERFEV_CACHE_DIR (empty: none), $XDG_CACHE_HOME/perfev, ~/.cache/perfev. */
+const char *cli_cache_dir(void);
 uint64_t cli_buildid_cache_max(void);
 
 /* The library's filter of the command line's filter options (*f NULL when none); false after printing why. */

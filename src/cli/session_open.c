@@ -43,6 +43,7 @@ static struct perfev_session *open_session(const char *input, bool no_demangle, 
 {
 	struct perfev_symbolizer_opts so = { .sz = sizeof(so), .no_demangle = no_demangle,
 					     .buildid_dir = cli_buildid_dir(),
+					     .symcache_dir = cli_cache_dir(),
 					     .warn = symbol_warn, .warn_ctx = (void *)quiet };
 	/* The reader copies its options; quiet, its warnings' ctx, outlives the session. */
 	struct perfev_data_reader_opts ro = { .sz = sizeof(ro), .warn = reader_warn,

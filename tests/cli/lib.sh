@@ -19,3 +19,5 @@ have_tracefs() { [ -e /sys/kernel/tracing/events/syscalls/sys_enter_getppid/id ]
 export PERFEV_BUILDID_DIR="$TMP/buildid-cache"
 printf '[buildid]\n\tdir = %s\n' "$PERFEV_BUILDID_DIR" >"$TMP/perfconfig"
 export PERF_CONFIG="$TMP/perfconfig"
+# perfev's cache of parsed symbol tables: this test's own too.
+export PERFEV_CACHE_DIR="$TMP/perfev-cache"

@@ -411,13 +411,87 @@ static int load_from_debug_file(struct perfev_dso *d, const char *dbg, Elf *main
 	return err;
 }
 
+static bool is_file(const char *path)
+{
+	struct stat st;
+
+	return !stat(path, &st) && S_ISREG(st.st_mode);
+}
+
+/*
+ * Whether a cached table of file is still what reading the file would
+ * give: the debug file it came from is there, and, when the file has no
+ * .symtab and its table came from .dynsym, no debug file has appeared
+ * since where debug_file__find() would look (by build id, by the link).
+ */
+static bool cache_fresh(struct perfev_dso *d, const char *file, const uint8_t *id, size_t id_size,
+			const struct symcache_info *ci)
+{
+	struct perfev_symbolizer *sy = d->sy;
+	bool from_debug = ci->sym_file && strcmp(ci->sym_file, file);
+	char p[4096];
+	const char *slash;
+	int n;
+
+	if ((from_debug && !is_file(ci->sym_file)) ||
+	    (ci->dwarf_file && strcmp(ci->dwarf_file, file) && !is_file(ci->dwarf_file)))
+		return false;
+	if (!ci->no_symtab || from_debug)
+		return true;
+	if ((*sy->debug_dir && build_id__path(p, sizeof(p), sy->debug_dir, id, id_size, ".debug") &&
+	     is_file(p)) ||
+	    (*sy->buildid_dir && build_id__path(p, sizeof(p), sy->buildid_dir, id, id_size, "/debug") &&
+	     is_file(p)))
+		return false;
+	if (!ci->debuglink)
+		return true;
+	slash = strrchr(file, '/');
+	n = slash ? (int)(slash - file) : 0;
+	if (((size_t)snprintf(p, sizeof(p), "%.*s/%s", n, file, ci->debuglink) < sizeof(p) &&
+	     is_file(p)) ||
+	    ((size_t)snprintf(p, sizeof(p), "%.*s/.debug/%s", n, file, ci->debuglink) < sizeof(p) &&
+	     is_file(p)))
+		return false;
+	slash = strrchr(d->name, '/');
+	n = slash ? (int)(slash - d->name) : 0;
+	if (*sy->debug_dir &&
+	    (size_t)snprintf(p, sizeof(p), "%s%s%.*s/%s", sy->debug_dir, d->name[0] == '/' ? "" : "/",
+			     n, d->name, ci->debuglink) < sizeof(p) &&
+	    is_file(p))
+		return false;
+	return true;
+}
+
+/* d's table from the symbol cache, when there and fresh; false: read the file. */
+static bool load_cached(struct perfev_dso *d, const char *file, const char *key,
+			const uint8_t *id, size_t id_size)
+{
+	struct symcache_info ci;
+
+	if (symcache__load(d, key, &ci))
+		return false;
+	if (!cache_fresh(d, file, id, id_size, &ci)) {
+		symcache__drop(d);
+		return false;
+	}
+	d->elf_file = strdup(file);
+	d->sym_file = strdup(ci.sym_file ? ci.sym_file : file);
+	d->dwarf_file = ci.dwarf_file ? strdup(ci.dwarf_file) : NULL;
+	if (!d->elf_file || !d->sym_file || (ci.dwarf_file && !d->dwarf_file)) {
+		symcache__drop(d);
+		return false;
+	}
+	return true;
+}
+
 int dso__load_file(struct perfev_dso *d)
 {
 	struct perfev_symbolizer *sy = d->sy;
-	char path[4096], file[4096], dbg[4096];
+	char path[4096], file[4096], dbg[4096], key[2 * BUILD_ID_MAX + 8] = "", link[256] = "";
 	uint8_t id[BUILD_ID_MAX];
 	size_t id_size = 0;
 	struct elf_info info;
+	uint32_t crc;
 	int fd, err, n;
 	Elf *elf;
 
@@ -428,6 +502,19 @@ int dso__load_file(struct perfev_dso *d)
 	err = choose_file(d, path, file, sizeof(file));
 	if (err)
 		return err;
+	if (d->build_id_size) {
+		memcpy(id, d->build_id, d->build_id_size);
+		id_size = d->build_id_size;
+	} else if ((n = perfev_build_id__read(file, id, sizeof(id))) > 0) {
+		id_size = (size_t)n;
+	}
+	/* A table is known by its file's build id: without one, it is read every time. */
+	if (*sy->symcache_dir && id_size) {
+		memcpy(key, "elf-", 4);
+		build_id__hex(id, build_id__trim(id, id_size), key + 4);
+		if (load_cached(d, file, key, id, id_size))
+			return 0;
+	}
 	elf = open_elf(file, &fd);
 	if (!elf) {
 		int e = errno;
@@ -447,12 +534,6 @@ int dso__load_file(struct perfev_dso *d)
 	err = elf_segs__load(d, elf, file);
 	if (err)
 		goto fail;
-	if (d->build_id_size) {
-		memcpy(id, d->build_id, d->build_id_size);
-		id_size = d->build_id_size;
-	} else if ((n = perfev_build_id__read(file, id, sizeof(id))) > 0) {
-		id_size = (size_t)n;
-	}
 	if (info.has_dwarf)
 		d->dwarf_file = strdup(file);
 	/* Without .symtab or DWARF, a separate debug file may have them. */
@@ -476,6 +557,14 @@ int dso__load_file(struct perfev_dso *d)
 			dso__set_error(d, -err, "%s", perfev_last_error());
 			goto out;
 		}
+	}
+	if (!err && d->nsyms && *key) {
+		struct symcache_info ci = { .sym_file = d->sym_file, .dwarf_file = d->dwarf_file,
+					    .no_symtab = !info.has_symtab };
+
+		if (!info.has_symtab && !elf_debuglink(elf, link, sizeof(link), &crc))
+			ci.debuglink = link;
+		symcache__store(d, key, &ci);
 	}
 fail:
 	if (err == -ENOMEM)

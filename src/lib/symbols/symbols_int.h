@@ -77,6 +77,10 @@ struct perfev_dso {
 	void *image;
 	size_t image_size;
 
+	/* The symbol cache file the table's names are in (mapped), or NULL. */
+	void *sc_map;
+	size_t sc_len;
+
 	/* DWARF, opened on the first srcline/inline question. */
 	bool dwarf_tried;
 	int dwarf_fd;
@@ -91,6 +95,7 @@ struct perfev_symbolizer {
 	char *buildid_dir; /* "" disables */
 	char *kallsyms;
 	char *jit_dir;
+	char *symcache_dir; /* "" disables */
 	bool no_demangle, demangle_params;
 	void (*warn)(void *ctx, const char *msg);
 	void *warn_ctx;
@@ -206,6 +211,27 @@ int dso__read_code(struct perfev_dso *d, uint64_t start, uint64_t end, size_t ma
 		   struct dso_code *out);
 /* d's build id: the recorded one, else its file's; the length or -ENOENT. */
 int dso__build_id(struct perfev_dso *d, uint8_t *id, size_t size);
+
+/* ---- the symbol cache (symcache.c) ---- */
+
+/* What a cached table says beyond its symbols and segments; strings point into the cache file. */
+struct symcache_info {
+	const char *sym_file, *dwarf_file;
+	const char *debuglink; /* the file's .gnu_debuglink name, when it has no .symtab */
+	bool no_symtab;	       /* the file has no .symtab: a debug file found later is better */
+};
+/*
+ * Fills d's symbols and segments from a cache file's bytes (img must
+ * outlive d's table: names point into it).  0, -PERFEV_ERR_FORMAT when any
+ * check fails (d unchanged), or -ENOMEM.
+ */
+int symcache__parse(struct perfev_dso *d, const void *img, size_t len, struct symcache_info *info);
+/* The cached table named key, mapped, into d; 0, or -ENOENT (none, or unusable), -ENOMEM. */
+int symcache__load(struct perfev_dso *d, const char *key, struct symcache_info *info);
+/* Writes d's table (just loaded) under key; failures are silent: the cache is an optimization. */
+void symcache__store(struct perfev_dso *d, const char *key, const struct symcache_info *info);
+/* Drops a table symcache__load() gave d. */
+void symcache__drop(struct perfev_dso *d);
 
 /* DWARF teardown (dwarf.c). */
 void dso__dwarf_close(struct perfev_dso *d);
