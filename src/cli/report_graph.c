@@ -260,7 +260,10 @@ static void reverse(uint32_t *a, size_t n)
 	}
 }
 
-/* Chains from node down to each descendant that ends samples (children mode, caller order). */
+/*
+ * Chains from node down to each descendant that ends samples (children
+ * mode, caller order); g->path holds node's path (path_to(g, node) = base).
+ */
 static void add_descendants(struct gctx *g, uint32_t node, size_t base)
 {
 	size_t sp = 0;
@@ -270,12 +273,23 @@ static void add_descendants(struct gctx *g, uint32_t node, size_t base)
 		if (!stack_push(g, &sp, c))
 			return;
 	}
+	/*
+	 * The path down to each descendant, kept as the walk goes rather than
+	 * climbed to the root again for each: a node is visited right after its
+	 * parent's subtree siblings are done, so the slots above its own depth
+	 * hold its ancestors (node's own path is there: the caller's path_to()).
+	 */
 	while (sp) {
 		uint32_t v = g->stack[--sp];
 		const struct perfev_profile_node *n = perfev_profile__node(g->p, v);
-		size_t len;
+		size_t len = 0;
 
-		len = path_to(g, v);
+		if (n->depth >= 2) {
+			if (!path_room(g, n->depth))
+				return;
+			g->path[n->depth - 2] = n->frame;
+			len = n->depth - 1;
+		}
 		/*
 		 * A descendant below the threshold cannot make a visible branch, nor can
 		 * its own; its weight still counts for its callers' (perf hides such
