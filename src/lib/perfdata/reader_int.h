@@ -52,6 +52,7 @@ struct perfev_data_reader {
 	size_t mem_len;
 	void *map; /* our mapping of a regular file, unmapped by delete */
 	size_t map_len;
+	size_t released; /* pages of map below this were given back (pdr_release_before) */
 	int fd; /* stream mode: read(2) from here */
 	int own_fd; /* opened by __open(); closed by delete; -1: none */
 	unsigned char *sbuf; /* stream mode: bytes [sbase, sbase + slen) of the stream */
@@ -178,6 +179,14 @@ static inline bool pdr_in_input(const struct perfev_data_reader *r, const void *
 
 	return r->mem && c >= r->mem && n <= r->mem_len && (size_t)(c - r->mem) <= r->mem_len - n;
 }
+
+/*
+ * Gives back the mapped file's pages below off (a file offset): the
+ * caller has read everything there.  Peak memory then stays a window of
+ * the file, not all of it.  Always safe: a page used again is read from
+ * the file again.
+ */
+void pdr_release_before(struct perfev_data_reader *r, uint64_t off);
 
 /* Maps id to evsel idx (first mapping wins) and lists it under the evsel. */
 int pdr_add_id(struct perfev_data_reader *r, size_t idx, uint64_t id);

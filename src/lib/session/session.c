@@ -564,12 +564,19 @@ static int flush(struct perfev_session *s, uint64_t limit, perfev_session_sample
 	memmove(s->q, s->q + i, (s->nr_q - i) * sizeof(*s->q));
 	keep = s->nr_q - i;
 	s->nr_q = keep;
+	uint64_t low = s->read_offset;
+
 	for (size_t j = 0; j < keep; j++) {
-		if (s->q[j].decoded)
+		if (s->q[j].decoded) {
 			live_recs++;
-		else
+			if (s->q[j].offset < low)
+				low = s->q[j].offset;
+		} else {
 			live_bytes += s->q[j].size;
+		}
 	}
+	/* Nothing below the oldest record still waiting is read again: its pages can go. */
+	pdr_release_before(s->reader, low);
 	if (live_recs * 2 < s->nr_recs || live_bytes * 2 < s->qbuf_len) {
 		unsigned char *tmp = malloc(live_bytes ? live_bytes : 1);
 		struct perfev_data_event *rtmp = malloc((live_recs ? live_recs : 1) * sizeof(*rtmp));
@@ -622,6 +629,8 @@ int perfev_session__process(struct perfev_session *s, perfev_session_sample_fn f
 			s->next_flush = s->round_max;
 			continue;
 		}
+		/* Everything before it is read (or, compressed, before the record holding it). */
+		s->read_offset = ev.offset;
 		if (type >= PERF_RECORD_MAX)
 			continue; /* perf's own records: the reader took what it needed */
 		if (!s->ordered) {

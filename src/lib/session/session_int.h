@@ -108,6 +108,7 @@ struct perfev_session {
 	unsigned char *qbuf;
 	size_t qbuf_len, qbuf_cap;
 	struct perfev_data_event *recs; /* the decoded records the queue holds */
+	uint64_t read_offset; /* in the file, of the last record read */
 	size_t nr_recs, cap_recs;
 	uint64_t seq, last_time, round_max, next_flush;
 	bool ordered;
