@@ -128,12 +128,20 @@ $(BUILD)/tests/cli/test_report_sort: $(BUILD)/tests/cli/test_report_sort.o $(BUI
 # function, leaves included, so frame-pointer call graphs are complete.
 HELPER_OPT := -O1
 # The profiling workload keeps every call and frame as written.
-$(BUILD)/tests/helpers/hot: HELPER_OPT := -O0
+$(BUILD)/tests/helpers/hot $(BUILD)/tests/helpers/diffwork $(BUILD)/tests/helpers/after/diffwork: HELPER_OPT := -O0
 LEAF_FP := $(if $(filter x86_64 i%86,$(shell uname -m)),-mno-omit-leaf-frame-pointer)
 $(BUILD)/tests/helpers/%: tests/helpers/%.c
 	@mkdir -p $(dir $@)
 	$(CC) -std=c11 -D_GNU_SOURCE $(HELPER_OPT) -g -fno-omit-frame-pointer $(LEAF_FP) -Wall -Wextra \
 	      -Werror -o $@ $< -lpthread
+# perfev diff's workload after its change: the same file name in another directory, as a
+# program rebuilt elsewhere is (tests/helpers/diffwork.c).
+DIFFWORK_AFTER := $(BUILD)/tests/helpers/after/diffwork
+tests: $(DIFFWORK_AFTER)
+$(DIFFWORK_AFTER): tests/helpers/diffwork.c
+	@mkdir -p $(dir $@)
+	$(CC) -std=c11 -D_GNU_SOURCE $(HELPER_OPT) -g -fno-omit-frame-pointer $(LEAF_FP) -Wall -Wextra \
+	      -Werror -DAFTER -o $@ $<
 # C++ workloads: optimised, so that what they inline is inlined.
 $(BUILD)/tests/helpers/%: tests/helpers/%.cc
 	@mkdir -p $(dir $@)

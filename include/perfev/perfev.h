@@ -16,6 +16,7 @@
 #include "perfev/sample_filter.h"
 #include "perfev/profile.h"
 #include "perfev/profile_table.h"
+#include "perfev/profile_diff.h"
 #include "perfev/profile_write.h"
 #include "perfev/selfmon.h"
 #include "perfev/session.h"

@@ -104,6 +104,13 @@ struct perfev_profile_write_opts {
 	const struct perfev_profile_source_view *source_views;
 	size_t nr_source_views;
 	struct perfev_sources *sources;
+	/*
+	 * SVG and HTML: a differential flame graph.  base[i] is the baseline
+	 * of series[i] (the same event in an earlier recording); frames are
+	 * drawn as series[i]'s and coloured by how their share of its total
+	 * changed from base[i]'s: grown red, shrunk blue.  NULL: none.
+	 */
+	const struct perfev_profile_series *base;
 };
 
 /*

@@ -25,6 +25,7 @@ case $BUILD_DIR in
 	skip "valgrind memcheck of perfev report and script" "sanitizer build"
 	skip "valgrind memcheck of perfev export and flamegraph" "sanitizer build"
 	skip "valgrind memcheck of perfev annotate" "sanitizer build"
+	skip "valgrind memcheck of perfev diff" "sanitizer build"
 	exit 0 ;;
 esac
 command -v valgrind >/dev/null || { not_ok "valgrind is installed (scripts/setup.sh)"; exit 0; }
@@ -65,3 +66,14 @@ vg "perfev annotate of every function (text) is memcheck clean" "$PERFEV" annota
 vg "perfev annotate -s --json of an inlined helper is memcheck clean" \
 	"$PERFEV" annotate -s --json -i "$TMP/a.data" hot
 vg "the annotation library's tests are memcheck clean" "$BUILD_DIR/tests/annotate/test_annotation"
+# perfev diff: two recordings compared (the library's diff), as text with -p -F, JSON, and the
+# differential SVG and HTML report and the pprof pair.
+"$PERFEV" record -q -g -F 1000 -o "$TMP/d.old" -- "$HELPERS/diffwork" 5 >/dev/null 2>&1
+"$PERFEV" record -q -g -F 1000 -o "$TMP/d.new" -- "$HELPERS/after/diffwork" 5 >/dev/null 2>&1
+vg "perfev diff -c wdiff:1,2 -p -F of three files is memcheck clean" \
+	"$PERFEV" diff -c wdiff:1,2 -p -F "$TMP/d.old" "$TMP/d.new" "$TMP/r.data"
+vg "perfev diff --json --time 10%-90% is memcheck clean" "$PERFEV" diff --json --time 10%-90% "$TMP/d.old" "$TMP/d.new"
+vg "perfev diff --flamegraph X.html --pprof DIR is memcheck clean" \
+	"$PERFEV" diff -q --flamegraph "$TMP/d.html" --pprof "$TMP/dp" "$TMP/d.old" "$TMP/d.new"
+vg "perfev diff --flamegraph X.svg is memcheck clean" "$PERFEV" diff -q --flamegraph "$TMP/d.svg" "$TMP/d.old" "$TMP/d.new"
+vg "the profile diff library's tests are memcheck clean" "$BUILD_DIR/tests/profile/test_profile_diff"

@@ -13,6 +13,8 @@
 //   node browser.js names FILE OUTDIR TEXT...   (the page shows each TEXT)
 //   node browser.js load FILE OUTDIR            (time to load and to be ready)
 //   node browser.js source FILE OUTDIR FUNCTION (the HTML report's source view of FUNCTION)
+//   node browser.js diff FILE OUTDIR FUNCTION...  (a differential SVG or HTML report: each
+//                                                  frame's colour, share, baseline share, self change)
 'use strict';
 const path = require('path');
 const fs = require('fs');
@@ -254,6 +256,57 @@ async function source(browser) {
 	out('dblclick_source', await page.$eval('#source-box', (e) => e.hidden ? 0 : 1));
 }
 
+// A differential flame graph (perfev diff --flamegraph): for each function, a line
+// "diff_NAME=COLOUR SHARE WAS DSELF" of what the page draws and says of its widest
+// frame; the details line when the first function's is hovered; a screenshot.
+async function diff(browser) {
+	const url = 'file://' + path.resolve(file), svgFile = file.endsWith('.svg');
+	const { page } = await open(browser, url, () => false);
+	const root = svgFile ? 'document.documentElement' : 'document.body';
+	await page.waitForFunction((r) => eval(r).getAttribute('data-ready') === '1', { timeout: 120000 }, root);
+	for (const fn of rest) {
+		const d = await page.evaluate((name, isSvg) => {
+			if (!isSvg) {
+				const x = window.perfevReport.diffOf(name);
+				return x && [x.color, x.share, x.was, x.dself].join(' ');
+			}
+			let best = null, bw = -1;
+			for (const g of document.querySelectorAll('g.f')) {
+				const t = g.querySelector('title').textContent;
+				const m = t.match(/^(.*) \(\S+ samples, ([\d.]+)%, was ([\d.]+)%, self ([-+][\d.]+)\)$/);
+				const w = +g.querySelector('rect').getAttribute('width');
+				if (m && m[1] === name && w > bw) {
+					bw = w;
+					best = [g.querySelector('rect').getAttribute('fill').replace(/ /g, ''), m[2], m[3], m[4]].join(' ');
+				}
+			}
+			return best;
+		}, fn, svgFile);
+		if (!d) fail('no frame ' + fn);
+		out('diff_' + fn, d);
+	}
+	// Hover the first function: the details line says what it was.
+	let r;
+	if (svgFile) {
+		r = await reveal(page, () => page.evaluate((name) => {
+			let best = null;
+			for (const g of document.querySelectorAll('g.f'))
+				if (g.querySelector('title').textContent.startsWith(name + ' (')) {
+					const b = g.querySelector('rect').getBoundingClientRect();
+					if (!best || b.width > best.w) best = { x: b.left, y: b.top, w: b.width, h: b.height };
+				}
+			return best;
+		}, rest[0]), false);
+	} else {
+		r = await reveal(page, () => page.evaluate((n) => window.perfevReport.frameRect(n, true), rest[0]), PAGE);
+	}
+	if (r) {
+		await page.mouse.move(r.x + r.w / 2, r.y + 5);
+		out('details', (await page.$eval('#details', (e) => e.textContent)).trim());
+	}
+	await shot(page, 'diff-' + path.basename(file).replace(/\W/g, '_') + '.png');
+}
+
 async function names(browser) {
 	const url = 'file://' + path.resolve(file);
 	const { page } = await open(browser, url, () => false);
@@ -271,7 +324,7 @@ async function names(browser) {
 	fs.mkdirSync(outdir, { recursive: true });
 	const { browser, dir } = await launch();
 	try {
-		await { html, svg, speedscope, names, thread, load, source }[mode](browser);
+		await { html, svg, speedscope, names, thread, load, source, diff }[mode](browser);
 	} catch (e) {
 		fail('exception: ' + String(e && e.message || e).split('\n')[0]);
 	} finally {

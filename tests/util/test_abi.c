@@ -219,6 +219,23 @@ static int call_perfev_profile_table__new(const void *opts)
 	return ret;
 }
 
+static int call_perfev_profile_diff__new(const void *opts)
+{
+	const struct perfev_profile *p[2] = { perfev_profile__new(NULL), perfev_profile__new(NULL) };
+	struct perfev_profile_diff *d;
+	int ret = 0;
+
+	assert_non_null(p[0]);
+	assert_non_null(p[1]);
+	d = perfev_profile_diff__new(p, 2, opts);
+	if (!d)
+		ret = -errno;
+	perfev_profile_diff__delete(d);
+	perfev_profile__delete((struct perfev_profile *)p[0]);
+	perfev_profile__delete((struct perfev_profile *)p[1]);
+	return ret;
+}
+
 static int call_perfev_selfmon__new(const void *opts)
 {
 	return ptr_result(perfev_selfmon__new(self_fd, opts), del_selfmon);
@@ -389,6 +406,31 @@ static const struct layout layouts[] = {
 	F(perfev_profile_table_opts, keys, 8, 8),
 	F(perfev_profile_table_opts, nr_keys, 16, 8),
 	F(perfev_profile_table_opts, children, 24, 1),
+	S(perfev_profile_diff_opts, 88),
+	F(perfev_profile_diff_opts, sz, 0, 8),
+	F(perfev_profile_diff_opts, keys, 8, 8),
+	F(perfev_profile_diff_opts, nr_keys, 16, 8),
+	F(perfev_profile_diff_opts, compute, 24, 4),
+	F(perfev_profile_diff_opts, wdiff_base, 32, 8),
+	F(perfev_profile_diff_opts, wdiff_new, 40, 8),
+	F(perfev_profile_diff_opts, order, 48, 4),
+	F(perfev_profile_diff_opts, order_baseline, 52, 1),
+	F(perfev_profile_diff_opts, baseline_only, 53, 1),
+	F(perfev_profile_diff_opts, comms, 56, 8),
+	F(perfev_profile_diff_opts, dsos, 64, 8),
+	F(perfev_profile_diff_opts, syms, 72, 8),
+	F(perfev_profile_diff_opts, relative, 80, 1),
+	S(perfev_profile_diff_cell, 48),
+	F(perfev_profile_diff_cell, period, 0, 8),
+	F(perfev_profile_diff_cell, samples, 8, 8),
+	F(perfev_profile_diff_cell, share, 16, 8),
+	F(perfev_profile_diff_cell, delta, 24, 8),
+	F(perfev_profile_diff_cell, ratio, 32, 8),
+	F(perfev_profile_diff_cell, wdiff, 40, 8),
+	S(perfev_profile_diff_row, 16),
+	F(perfev_profile_diff_row, profile, 0, 4),
+	F(perfev_profile_diff_row, entry, 4, 4),
+	F(perfev_profile_diff_row, cells, 8, 8),
 	S(perfev_ring_opts, 32),
 	F(perfev_ring_opts, sz, 0, 8),
 	F(perfev_ring_opts, data_pages, 8, 8),
@@ -585,6 +627,7 @@ static const struct opts_case cases[] = {
 	CASE(perfev_data_reader_opts, warn, perfev_data_reader__new_mem),
 	CASE(perfev_profile_opts, srcline, perfev_profile__new),
 	CASE(perfev_profile_table_opts, children, perfev_profile_table__new),
+	CASE(perfev_profile_diff_opts, relative, perfev_profile_diff__new),
 	CASE(perfev_selfmon_opts, attr, perfev_selfmon__new),
 	CASE(perfev_selfmon_opts, attr, perfev_selfmon__new_group),
 	CASE(perfev_selfmon_opts, attr, perfev_selfmon__new_evsel),

@@ -249,3 +249,45 @@ void flame_free(struct flame *fl)
 	strtab_free(&fl->labels);
 	memset(fl, 0, sizeof(*fl));
 }
+
+struct match_key {
+	const struct flame *b;
+	uint32_t parent;
+	const char *label;
+	uint8_t kind;
+};
+
+static bool match_eq(const void *ctx, uint32_t idx)
+{
+	const struct match_key *k = ctx;
+	const struct flame_node *n = &k->b->n[idx];
+
+	return n->parent == k->parent && n->kind == k->kind && !strcmp(k->b->labels.s[n->label], k->label);
+}
+
+static uint64_t match_hash(uint32_t parent, const char *label, uint8_t kind)
+{
+	return hash_mix(hash_mix(parent, hash_str(label)), kind);
+}
+
+int flame_match(const struct flame *a, const struct flame *b, uint32_t *b_of)
+{
+	struct idxhash h = { 0 };
+	int err = 0;
+
+	for (size_t i = 1; i < b->nr && !err; i++)
+		if (idxhash_insert(&h, match_hash(b->n[i].parent, b->labels.s[b->n[i].label], b->n[i].kind),
+				   (uint32_t)i) < 0)
+			err = set_error(ENOMEM, "profile writer: out of memory");
+	b_of[0] = 0;
+	/* A node's parent comes before it, so its match is known when the node's is sought. */
+	for (size_t i = 1; i < a->nr && !err; i++) {
+		const struct flame_node *n = &a->n[i];
+		struct match_key k = { b, b_of[n->parent], a->labels.s[n->label], n->kind };
+		int64_t at = k.parent == NONE ? -1 : idxhash_find(&h, match_hash(k.parent, k.label, k.kind), match_eq, &k);
+
+		b_of[i] = at < 0 ? NONE : (uint32_t)at;
+	}
+	idxhash_free(&h);
+	return err;
+}

@@ -37,5 +37,11 @@ struct flame {
 int flame_build(struct flame *fl, const struct perfev_profile *p, enum perfev_write_prefix prefix,
 		bool folded);
 void flame_free(struct flame *fl);
+/*
+ * For a differential flame graph: each node of a, the node of b on the same
+ * path of labels and kinds (b_of[i], PERFEV_PROFILE_NONE when b has none);
+ * b_of has a->nr entries.  0 or -ENOMEM.
+ */
+int flame_match(const struct flame *a, const struct flame *b, uint32_t *b_of);
 
 #endif

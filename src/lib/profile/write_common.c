@@ -29,6 +29,10 @@ int write_opts(struct perfev_profile_write_opts *o, const struct perfev_profile_
 			return set_error(EINVAL, "%s: series %zu has no profile", format, i);
 		/* Waits for a background inserter: the writers then read the tree directly (PNODE). */
 		perfev_profile__nr_nodes(o->series[i].profile);
+		if (o->base && !o->base[i].profile)
+			return set_error(EINVAL, "%s: series %zu's baseline has no profile", format, i);
+		if (o->base)
+			perfev_profile__nr_nodes(o->base[i].profile);
 	}
 	if (o->prefix > PERFEV_WRITE_PREFIX_TID || o->colors > PERFEV_WRITE_COLOR_DSO)
 		return set_error(EINVAL, "%s: unknown prefix or colour scheme", format);

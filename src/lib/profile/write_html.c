@@ -207,6 +207,32 @@ static void write_nodes(struct html *h, const struct perfev_profile *p, const st
 	perfev_json__obj_end(h->j);
 }
 
+/*
+ * A differential report's baseline of series si: its tree and functions,
+ * named from the same strings, for the page to match by name and file.
+ */
+static int write_base(struct html *h, size_t si)
+{
+	const struct perfev_profile *p = h->o->base[si].profile;
+	struct fntab t = { .strings = &h->strings };
+	int err = fntab_add_profile(&t, p);
+
+	if (!err) {
+		perfev_json__obj_begin(h->j, "base");
+		perfev_json__u64(h->j, "total", PNODE(p, 0)->total);
+		perfev_json__u64(h->j, "samples", PNODE(p, 0)->total_samples);
+		write_fns(h, &t);
+		perfev_json__obj_begin(h->j, "nodes");
+		NODE_ARRAY(h, p, "parent", n->parent == NONE ? -1 : (int64_t)n->parent);
+		NODE_ARRAY(h, p, "fn", n->frame == NONE ? -1 : (int64_t)t.of_frame[n->frame]);
+		NODE_ARRAY(h, p, "self", (int64_t)n->self);
+		perfev_json__obj_end(h->j);
+		perfev_json__obj_end(h->j);
+	}
+	fntab_free(&t);
+	return err;
+}
+
 static int write_series(struct html *h, size_t si)
 {
 	const struct perfev_profile_series *s = &h->o->series[si];
@@ -227,6 +253,8 @@ static int write_series(struct html *h, size_t si)
 		write_nodes(h, s->profile, &t);
 		err = write_timeline(h, s->profile);
 		html_write_sources(h->j, h->o, si, &t);
+		if (!err && h->o->base)
+			err = write_base(h, si);
 		perfev_json__obj_end(h->j);
 	}
 	fntab_free(&t);

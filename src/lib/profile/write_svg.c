@@ -9,6 +9,7 @@
  */
 #include <errno.h>
 #include <inttypes.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -32,6 +33,11 @@ struct svg {
 	uint64_t *offset; /* each node's start, in weight, from the left of the root */
 	uint32_t max_depth;
 	double scale;	  /* pixels per unit of weight */
+	/* A differential graph: the baseline's tree, each node's match in it, and the scale of the colours. */
+	const struct flame *base;
+	uint32_t *base_of;
+	double max_delta; /* the largest change of a frame's self share, in points */
+	double base_gone; /* the baseline's share in frames this graph has not */
 };
 
 /* A hue for a string: equal strings get equal colours across runs. */
@@ -76,6 +82,61 @@ static void color(const struct svg *sv, const struct flame_node *n, char *buf, s
 	}
 }
 
+/* A node's share of its graph's total, in percent: its total weight, or its self weight. */
+static double share(const struct flame *fl, uint32_t i, bool self)
+{
+	uint64_t root = fl->n[0].total;
+
+	return root ? 100.0 * (double)(self ? fl->n[i].self : fl->n[i].total) / (double)root : 0;
+}
+
+/* The change of node i's self share from the baseline's, in points. */
+static double self_delta(const struct svg *sv, uint32_t i)
+{
+	uint32_t b = sv->base_of[i];
+
+	return share(sv->fl, i, true) - (b == NONE ? 0 : share(sv->base, b, true));
+}
+
+static double was(const struct svg *sv, uint32_t i)
+{
+	return sv->base_of[i] == NONE ? 0 : share(sv->base, sv->base_of[i], false);
+}
+
+/* Grown red, shrunk blue, by how much of the largest change; unchanged white. */
+static void diff_color(const struct svg *sv, uint32_t i, char *buf, size_t size)
+{
+	double d = self_delta(sv, i), a = sv->max_delta > 0 ? fabs(d) / sv->max_delta : 0;
+	unsigned v = 255 - (unsigned)(a * 200 + 0.5);
+
+	if (d > 0)
+		snprintf(buf, size, "rgb(255,%u,%u)", v, v);
+	else if (d < 0)
+		snprintf(buf, size, "rgb(%u,%u,255)", v, v);
+	else
+		snprintf(buf, size, "rgb(250,250,250)");
+}
+
+/* The differential graph's scale, and the baseline's share this graph does not show. */
+static void diff_scale(struct svg *sv)
+{
+	for (uint32_t i = 1; i < sv->fl->nr; i++)
+		if (fabs(self_delta(sv, i)) > sv->max_delta)
+			sv->max_delta = fabs(self_delta(sv, i));
+	bool *seen = calloc(sv->base->nr, sizeof(*seen));
+
+	if (!seen)
+		return;
+	for (uint32_t i = 0; i < sv->fl->nr; i++)
+		if (sv->base_of[i] != NONE)
+			seen[sv->base_of[i]] = true;
+	/* The outermost unmatched frames: their subtrees are what the graph lacks. */
+	for (uint32_t b = 1; b < sv->base->nr; b++)
+		if (!seen[b] && seen[sv->base->n[b].parent])
+			sv->base_gone += share(sv->base, b, false);
+	free(seen);
+}
+
 /* Offsets of every node: children laid left to right in label order. */
 static void place(struct svg *sv)
 {
@@ -104,13 +165,19 @@ static void frame(struct svg *sv, uint32_t i)
 	char fill[64];
 	int chars = (int)((w - 6) / 7);
 
-	color(sv, n, fill, sizeof(fill));
+	if (sv->base)
+		diff_color(sv, i, fill, sizeof(fill));
+	else
+		color(sv, n, fill, sizeof(fill));
 	fprintf(sv->f, "<g class=\"f\" data-n=\"%u\" data-o=\"%" PRIu64 "\"><title>", i, sv->offset[i]);
 	write_xml(sv->f, name);
-	fprintf(sv->f, " (%" PRIu64 " samples, %.2f%%)</title><rect x=\"%.2f\" y=\"%.1f\" width=\"%.2f\" "
+	fprintf(sv->f, " (%" PRIu64 " samples, %.2f%%", n->total_samples,
+		root ? 100.0 * (double)n->total / (double)root : 0.0);
+	if (sv->base)
+		fprintf(sv->f, ", was %.2f%%, self %+.2f", was(sv, i), self_delta(sv, i));
+	fprintf(sv->f, ")</title><rect x=\"%.2f\" y=\"%.1f\" width=\"%.2f\" "
 		"height=\"%d\" fill=\"%s\" rx=\"2\"/><text x=\"%.2f\" y=\"%.1f\">",
-		n->total_samples, root ? 100.0 * (double)n->total / (double)root : 0.0, x, y, w,
-		FRAME_H - 1, fill, x + 3, y + 11.5);
+		x, y, w, FRAME_H - 1, fill, x + 3, y + 11.5);
 	if (chars >= 3) {
 		size_t len = strlen(name);
 
@@ -181,6 +248,17 @@ static int data(struct svg *sv)
 	for (size_t i = 0; i < fl->labels.nr; i++)
 		perfev_json__str(j, NULL, fl->labels.s[i]);
 	perfev_json__arr_end(j);
+	if (sv->base) {
+		/* The differential graph's: each node's total share in the baseline, and its self's change. */
+		perfev_json__arr_begin(j, "was");
+		for (uint32_t i = 0; i < fl->nr; i++)
+			perfev_json__double(j, NULL, was(sv, i));
+		perfev_json__arr_end(j);
+		perfev_json__arr_begin(j, "dself");
+		for (uint32_t i = 0; i < fl->nr; i++)
+			perfev_json__double(j, NULL, self_delta(sv, i));
+		perfev_json__arr_end(j);
+	}
 	perfev_json__obj_end(j);
 	/* The writer buffers: what it holds goes out before the element is closed. */
 	err = perfev_json__delete(j);
@@ -206,6 +284,11 @@ static void head(struct svg *sv, int height)
 	write_xml(sv->f, sv->o->title ? sv->o->title : "perfev");
 	fputs(": ", sv->f);
 	write_xml(sv->f, write_series_name(s));
+	if (sv->base)
+		fprintf(sv->f, "</text>\n<text id=\"legend\" x=\"%d\" y=\"44\" style=\"text-anchor:middle\">"
+			"Differential: widths are this profile's; self share grown red, shrunk blue (at most "
+			"%.2f points); frames only in the baseline (%.2f%% of it) are not drawn", WIDTH / 2,
+			sv->max_delta, sv->base_gone);
 	fprintf(sv->f, "</text>\n<text id=\"reset\" class=\"btn\" x=\"%d\" y=\"24\" style=\"opacity:0.1\">Reset "
 		"Zoom</text>\n<text id=\"search\" class=\"btn\" x=\"%d\" y=\"24\">Search</text>\n"
 		"<text id=\"matched\" x=\"%d\" y=\"%d\"> </text>\n<text id=\"details\" x=\"%d\" y=\"%d\"> </text>\n",
@@ -217,7 +300,7 @@ int perfev_profile__write_svg(FILE *f, const struct perfev_profile_write_opts *o
 	struct perfev_profile_write_opts o;
 	const struct html_asset *js = html_asset("flame_svg.js");
 	struct svg sv = { .f = f, .o = &o };
-	struct flame fl;
+	struct flame fl, base;
 	int err = write_opts(&o, opts, "svg");
 
 	if (err)
@@ -233,6 +316,21 @@ int perfev_profile__write_svg(FILE *f, const struct perfev_profile_write_opts *o
 		flame_free(&fl);
 		return set_error(ENOMEM, "svg: out of memory");
 	}
+	if (o.base && !(err = flame_build(&base, o.base[0].profile, o.prefix, false))) {
+		sv.base = &base;
+		sv.base_of = malloc(fl.nr * sizeof(*sv.base_of));
+		err = sv.base_of ? flame_match(&fl, &base, sv.base_of) : set_error(ENOMEM, "svg: out of memory");
+		if (!err)
+			diff_scale(&sv);
+	}
+	if (err) {
+		free(sv.offset);
+		free(sv.base_of);
+		flame_free(&fl);
+		if (sv.base)
+			flame_free(&base);
+		return err;
+	}
 	place(&sv);
 	sv.scale = fl.n[0].total ? (double)(WIDTH - 2 * PAD) / (double)fl.n[0].total : 0;
 	head(&sv, TOP + (int)(sv.max_depth + 1) * FRAME_H + BOTTOM);
@@ -242,6 +340,9 @@ int perfev_profile__write_svg(FILE *f, const struct perfev_profile_write_opts *o
 	if (!err)
 		fprintf(f, "<script><![CDATA[\n%s]]></script>\n</svg>\n", js->data);
 	free(sv.offset);
+	free(sv.base_of);
 	flame_free(&fl);
+	if (sv.base)
+		flame_free(&base);
 	return err ? err : write_finish(f, "svg");
 }

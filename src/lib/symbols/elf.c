@@ -149,8 +149,9 @@ static int plt_syms__add(struct sym_builder *b, Elf *elf, uint64_t *last_end)
 		const char *sname;
 		int n, err;
 
+		/* An entry without a symbol (libc's IRELATIVE ones, for its ifuncs) is "@plt", as perf 6.1 names it. */
 		if (!gelf_getrela(rd, (int)i, &r) || !gelf_getsym(sd, (int)GELF_R_SYM(r.r_info), &sym) ||
-		    !(sname = elf_strptr(elf, sym_sh.sh_link, sym.st_name)) || !*sname)
+		    !(sname = elf_strptr(elf, sym_sh.sh_link, sym.st_name)))
 			continue;
 		n = snprintf(name, sizeof(name), "%s@plt", sname);
 		if (n < 0 || (size_t)n >= sizeof(name))

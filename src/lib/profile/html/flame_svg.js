@@ -3,7 +3,9 @@
 // a click zooms to the frame (its callers stay, full width, below it); the
 // search takes a regular expression, highlights the frames it matches and
 // prints their share of the whole (each sample counted once, however many
-// matched frames it has); reset undoes both.  Shares are computed from the
+// matched frames it has); reset undoes both.  A differential graph (perfev
+// diff --flamegraph) also shows each frame's share in the baseline and the
+// change of its self share.  Shares are computed from the
 // whole tree embedded in the file (widths are integer weights), not from the
 // boxes drawn, so they are exact even where boxes are too thin to draw.
 'use strict';
@@ -84,7 +86,9 @@
 	frames.forEach(function (g) {
 		g.addEventListener('mouseover', function () {
 			var n = node(g);
-			details.textContent = labels[label[n]] + ' (' + data.samples[n].toLocaleString('en') + ' samples, ' + pct(total[n]) + '%)';
+			// A differential graph also says what the frame was in the baseline, and how its self share changed.
+			var diff = data.was ? ', was ' + data.was[n].toFixed(2) + '%, self ' + (data.dself[n] >= 0 ? '+' : '') + data.dself[n].toFixed(2) : '';
+			details.textContent = labels[label[n]] + ' (' + data.samples[n].toLocaleString('en') + ' samples, ' + pct(total[n]) + '%' + diff + ')';
 		});
 		g.addEventListener('mouseout', function () { details.textContent = ' '; });
 		g.addEventListener('click', function () { zoom(node(g)); });

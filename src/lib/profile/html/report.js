@@ -16,6 +16,10 @@
 //     double click on a frame.  Their shares are of the whole recording.
 // Weights are the recording's integers; shares are computed from them, so a
 // function's share here is perfev report's.
+// A differential report (perfev diff --flamegraph X.html) also holds each
+// series' baseline: the flame graph keeps this recording's widths and colours
+// each frame by how its self share changed from the baseline's (the same path
+// of function names and files): grown red, shrunk blue.
 'use strict';
 (function () {
 	var D = JSON.parse(document.getElementById('perfev-data').textContent);
@@ -91,7 +95,8 @@
 	}
 	Tree.prototype.alloc = function (cap) {
 		var old = this, T = [['parent', Int32Array], ['fn', Int32Array], ['first', Int32Array], ['next', Int32Array],
-			 ['self', Float64Array], ['total', Float64Array], ['samples', Float64Array]];
+			 ['self', Float64Array], ['total', Float64Array], ['samples', Float64Array],
+			 ['bself', Float64Array], ['btotal', Float64Array], ['bextra', Float64Array]];
 		T.forEach(function (t) {
 			var a = new t[1](cap);
 			if (t[0] === 'first' || t[0] === 'next') a.fill(-1);
@@ -114,7 +119,11 @@
 	Tree.prototype.sum = function () {
 		for (var i = this.n - 1; i >= 0; i--) {
 			this.total[i] += this.self[i];
-			if (i) { this.total[this.parent[i]] += this.total[i]; this.samples[this.parent[i]] += this.samples[i]; }
+			this.btotal[i] += this.bself[i] + this.bextra[i];
+			if (i) {
+				this.total[this.parent[i]] += this.total[i]; this.samples[this.parent[i]] += this.samples[i];
+				this.btotal[this.parent[i]] += this.btotal[i];
+			}
 		}
 		this.map = null;
 		this.kidsCache = new Map();
@@ -130,6 +139,53 @@
 		this.kidsCache.set(k, c);
 		return c;
 	};
+
+	Tree.prototype.find = function (p, f) { var at = this.map.get(p * this.F + f); return at === undefined ? -1 : at; };
+
+	function basename(s) { var i = s.lastIndexOf('/'); return i >= 0 && i < s.length - 1 ? s.slice(i + 1) : s; }
+
+	// A differential report: each baseline function's function in this series (the same name in a
+	// file of the same name), or -1.
+	function baseFns(s) {
+		if (s.baseFn) return s.baseFn;
+		var key = new Map(), b = s.base.fns, out = new Int32Array(b.name.length);
+		for (var f = 0; f < s.fns.name.length; f++) key.set(s.fns.name[f] + '/' + basename(STR[s.fns.file[f]]), f);
+		for (f = 0; f < out.length; f++) {
+			var at = key.get(b.name[f] + '/' + basename(STR[b.file[f]]));
+			out[f] = at === undefined ? -1 : at;
+		}
+		return (s.baseFn = out);
+	}
+
+	// The baseline's weights onto the nodes of m that have its paths (threads merged, as in m); the
+	// weight of a path m has not goes to the total of the last node of it that m has.
+	function mergeBase(m) {
+		var s = series(), b = s.base, N = b.nodes.parent.length, par = b.nodes.parent, map = baseFns(s);
+		var bOf = new Int32Array(N).fill(-1), anc = new Int32Array(N).fill(-1), inFocus = new Uint8Array(N);
+		bOf[0] = anc[0] = 0;
+		for (var i = 1; i < N; i++) {
+			var p = par[i], bf = b.nodes.fn[i], f = bf < 0 ? -1 : map[bf], mp = -1, at = -1;
+			if (bf < 0) { bOf[i] = anc[i] = 0; continue; }
+			anc[i] = anc[p];
+			if (S.focus >= 0) {
+				inFocus[i] = inFocus[p] || f === S.focus;
+				if (!inFocus[i]) { anc[i] = -1; continue; } // outside the focus: not in the graph at all
+				mp = inFocus[p] ? bOf[p] : 0;
+				if (!inFocus[p]) anc[i] = 0;
+			} else {
+				mp = bOf[p];
+			}
+			if (f >= 0 && mp >= 0) at = m.find(mp, f);
+			if (at >= 0) { bOf[i] = anc[i] = at; m.bself[at] += b.nodes.self[i]; }
+			else if (anc[i] >= 0) m.bextra[anc[i]] += b.nodes.self[i];
+		}
+	}
+
+	// The change of node k's self share from the baseline's, in points.
+	function selfDelta(m, k) {
+		var s = series();
+		return 100 * ((cur.tot[0] ? m.self[k] / cur.tot[0] : 0) - (s.base.total ? m.bself[k] / s.base.total : 0));
+	}
 
 	// The tree with siblings of one function merged, threads merged; focused: the subtrees of
 	// the focus function's outermost calls, merged under one root.
@@ -153,6 +209,12 @@
 			mOf[i] = at;
 			m.self[at] += c.self[i];
 			m.samples[at] += c.ss[i];
+		}
+		if (series().base) {
+			mergeBase(m);
+			m.diff = true;
+			m.maxDelta = 0;
+			for (i = 1; i < m.n; i++) m.maxDelta = Math.max(m.maxDelta, Math.abs(selfDelta(m, i)));
 		}
 		m.sum();
 		m.tsamples = m.samples;
@@ -221,9 +283,13 @@
 	// ---- drawing ----
 
 	function color(m, k, hit) {
-		if (k === 0) return '#ddd';
+		if (k === 0 && !m.diff) return '#ddd';
 		var f = m.fn[k];
 		if (hit && hit[f]) return 'rgb(230,0,230)';
+		if (m.diff) {
+			var d = selfDelta(m, k), v = 255 - Math.round(200 * (m.maxDelta ? Math.abs(d) / m.maxDelta : 0));
+			return d > 0 ? 'rgb(255,' + v + ',' + v + ')' : d < 0 ? 'rgb(' + v + ',' + v + ',255)' : 'rgb(250,250,250)';
+		}
 		var s = series();
 		return KIND_COLORS[D.kinds[s.fns.kind[f]]](hash(STR[s.fns.name[f]]));
 	}
@@ -311,6 +377,12 @@
 
 	// ---- the summary line, the table ----
 
+	// A frame of a differential graph: its share in the baseline and the change of its self share.
+	function diffText(m, k) {
+		var d = selfDelta(m, k);
+		return ', was ' + pct(m.btotal[k], series().base.total) + '%, self ' + (d >= 0 ? '+' : '') + d.toFixed(2);
+	}
+
 	function nsText(ns) { var s = ns.toString().padStart(10, '0'); return s.slice(0, -9) + '.' + s.slice(-9); }
 
 	function summary() {
@@ -338,6 +410,9 @@
 			$('matched').removeAttribute('data-share');
 		}
 		$('focus').textContent = s.samples ? '' : 'This profile holds no samples.';
+		if (s.base)
+			$('focus').textContent = 'Differential: widths are this recording\'s; each frame\'s self share grown since the baseline (' +
+				fmt(s.base.samples) + ' samples) red, shrunk blue; frames only in the baseline are not drawn.';
 		if (S.focus >= 0) {
 			$('focus').textContent = 'Focused on ' + STR[s.fns.name[S.focus]];
 			var b2 = document.createElement('button');
@@ -529,7 +604,7 @@
 		g.addEventListener('mousemove', function (ev) {
 			var k = at(ev), m = cur.view, root = cur.tot[0];
 			$('details').textContent = k < 0 ? '\u00a0' : label(m, k) + (k ? '  [' + STR[series().fns.file[m.fn[k]]] + ']' : '') +
-				'  ' + fmt(m.tsamples[k]) + ' samples, ' + pct(m.total[k], root) + '%';
+				'  ' + fmt(m.tsamples[k]) + ' samples, ' + pct(m.total[k], root) + '%' + (m.diff ? diffText(m, k) : '');
 		});
 		g.addEventListener('click', function (ev) { var k = at(ev); if (k >= 0) { S.zoom = k; show(); } });
 		$('search').addEventListener('input', function () { S.search = this.value || null; cur.table = cur.table; show(); });
@@ -574,15 +649,26 @@
 	// For tests and scripts: where a function's first box is drawn, in page coordinates.
 	window.perfevReport = {
 		state: S,
-		frameRect: function (name) {
-			var r = $('graph').getBoundingClientRect(), m = cur.view;
+		// widest: of the function's boxes the widest, else the first drawn.
+		frameRect: function (name, widest) {
+			var r = $('graph').getBoundingClientRect(), m = cur.view, best = null;
 			for (var i = 0; i < drawn.length; i++) {
 				var d = drawn[i];
-				if (label(m, d[3]) === name) return { x: r.left + d[0] + window.scrollX, y: r.top + d[1] + window.scrollY, w: d[2], h: FRAME_H - 1 };
+				if (label(m, d[3]) !== name || (best && (!widest || d[2] <= best[2]))) continue;
+				best = d;
 			}
-			return null;
+			return best && { x: r.left + best[0] + window.scrollX, y: r.top + best[1] + window.scrollY, w: best[2], h: FRAME_H - 1 };
 		},
-		buckets: function () { var t = series().timeline; return t ? t.start.length - 1 : 0; }
+		buckets: function () { var t = series().timeline; return t ? t.start.length - 1 : 0; },
+		// A differential graph's widest frame of a function: its colour, share, share in the baseline and self change.
+		diffOf: function (name) {
+			var m = cur.view, k = -1;
+			if (!m || !m.diff) return null;
+			for (var i = 0; i < drawn.length; i++)
+				if (label(m, drawn[i][3]) === name && (k < 0 || m.total[drawn[i][3]] > m.total[k])) k = drawn[i][3];
+			return k < 0 ? null : { color: color(m, k, null), share: +pct(m.total[k], cur.tot[0]),
+						was: +pct(m.btotal[k], series().base.total), dself: +selfDelta(m, k).toFixed(2) };
+		}
 	};
 
 	document.title = D.title + ' \u2014 perfev';
