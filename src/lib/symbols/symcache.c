@@ -7,6 +7,11 @@
  * sorted symbols, the segments and the names, memory-mapped when used
  * (names are read in place).
  *
+ * What a table holds depends on the code that built it too (which names
+ * perf's rules keep, which PLT entries get names): file names carry the
+ * build id of the library itself, so a perfev built from other sources
+ * never reads another's tables (and without a build id, none is kept).
+ *
  * A file is written whole under a temporary name and renamed into place.
  * Its bytes are untrusted all the same (another version, a damaged disk,
  * someone else's file): every count, offset and string is checked before
@@ -15,7 +20,10 @@
  * Files not owned by the user are not used.
  */
 #include <dirent.h>
+#include <elf.h>
 #include <fcntl.h>
+#include <link.h>
+#include <pthread.h>
 #include <limits.h>
 #include <stdlib.h>
 #include <string.h>
@@ -129,11 +137,58 @@ nomem:
 	return -ENOMEM;
 }
 
+/* ---- the build id of this code: the object (library or program) symcache.c is in ---- */
+
+static char code_id[2 * BUILD_ID_MAX + 1];
+static pthread_once_t code_id_once = PTHREAD_ONCE_INIT;
+
+static int find_code(struct dl_phdr_info *info, size_t size, void *ctx)
+{
+	uintptr_t me = (uintptr_t)ctx;
+	bool mine = false;
+
+	(void)size;
+	for (int i = 0; i < info->dlpi_phnum; i++) {
+		const ElfW(Phdr) *ph = &info->dlpi_phdr[i];
+		uintptr_t start = info->dlpi_addr + ph->p_vaddr;
+
+		if (ph->p_type == PT_LOAD && me >= start && me - start < ph->p_memsz)
+			mine = true;
+	}
+	if (!mine)
+		return 0;
+	for (int i = 0; i < info->dlpi_phnum; i++) {
+		const ElfW(Phdr) *ph = &info->dlpi_phdr[i];
+		uint8_t id[BUILD_ID_MAX];
+		int n;
+
+		if (ph->p_type != PT_NOTE)
+			continue;
+		n = build_id__parse_notes((const void *)(info->dlpi_addr + ph->p_vaddr), ph->p_memsz,
+					  __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__,
+					  ph->p_align == 8 ? 8 : 4, "perfev", id, sizeof(id));
+		if (n > 0) {
+			build_id__hex(id, (size_t)n, code_id);
+			return 1;
+		}
+	}
+	return 1;
+}
+
+static void find_code_id(void)
+{
+	dl_iterate_phdr(find_code, (void *)(uintptr_t)&find_code_id);
+}
+
 static bool path_of(const struct perfev_dso *d, const char *key, char *out, size_t size)
 {
 	const char *dir = d->sy->symcache_dir;
 
-	return *dir && (size_t)snprintf(out, size, "%s/symbols-v%d/%s", dir, SC_VERSION, key) < size;
+	if (!*dir)
+		return false;
+	pthread_once(&code_id_once, find_code_id);
+	return *code_id && (size_t)snprintf(out, size, "%s/symbols-v%d/%.16s-%s", dir, SC_VERSION,
+					    code_id, key) < size;
 }
 
 int symcache__load(struct perfev_dso *d, const char *key, struct symcache_info *info)
