@@ -26,7 +26,7 @@ SAN_LDFLAGS := -fsanitize=address,undefined
 # The sanitizer runtime comes with the executable, so a sanitized .so has undefined symbols.
 NO_UNDEF :=
 endif
-LIBS     := -lpfm -ldw -lelf -lcapstone -ldebuginfod -lzstd -liberty -lprotobuf-c -lz -lm -pthread
+LIBS     := -lpfm -ldw -lelf -lcapstone -lzstd -liberty -lprotobuf-c -lz -lm -pthread
 LDFLAGS  ?=
 ALL_LDFLAGS := $(SAN_LDFLAGS) $(LDFLAGS)
 

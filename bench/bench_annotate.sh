@@ -33,6 +33,15 @@ if [ -z "$DATA" ]; then
 	done
 fi
 samples=$(perf report -D -i "$DATA" 2>/dev/null | awk '/^ *SAMPLE events:/ { print $3; exit }')
+[ -n "$samples" ] || samples=$("$PERFEV" report -v -q --stdio -g none --no-children -i "$DATA" 2>&1 >/dev/null |
+	sed -n 's/^perfev report: \([0-9]*\) samples read.*/\1/p')
+# perfev's symbol cache: the bench's own, filled by one untimed reading (COLD=1: none).
+export PERFEV_CACHE_DIR="$OUT/perfev-cache"
+if [ -n "${COLD:-}" ]; then
+	export PERFEV_CACHE_DIR=
+else
+	"$PERFEV" report -q --stdio -g none --no-children -i "$DATA" >/dev/null 2>&1
+fi
 
 # The 10 hottest functions in user space, by perf report's own names (one per line).
 perf report -i "$DATA" --stdio --no-children --sort sym -g none 2>/dev/null |
@@ -40,10 +49,13 @@ perf report -i "$DATA" --stdio --no-children --sort sym -g none 2>/dev/null |
 n=$(wc -l <"$OUT/syms")
 [ "$n" = 10 ] || { echo "bench_annotate: perf report named $n functions, not 10"; exit 1; }
 
-# Each perf annotate must work before it is timed (perf 6.1 here aborts now and then).
+# Each perf annotate must work before it is timed (perf 6.1 here aborts now and then: tried again).
 while IFS= read -r s; do
-	perf annotate --stdio -i "$DATA" "$s" >/dev/null 2>"$OUT/perf.err" ||
-		{ echo "bench_annotate: perf annotate of '$s' failed: $(tail -n 1 "$OUT/perf.err")"; exit 1; }
+	for try in 1 2 3 4 5; do
+		perf annotate --stdio -i "$DATA" "$s" >/dev/null 2>"$OUT/perf.err" && break
+		[ "$try" = 5 ] &&
+			{ echo "bench_annotate: perf annotate of '$s' failed: $(tail -n 1 "$OUT/perf.err")"; exit 1; }
+	done
 done <"$OUT/syms"
 
 # One perf annotate per function, as perf takes them.

@@ -24,6 +24,7 @@
 #include "perfev/tracefmt.h"
 #include "perfev/unwind.h"
 #include "perfev/synth.h"
+#include "perfev/buildid_cache.h"
 #include "perfev/workload.h"
 
 #endif

@@ -53,6 +53,11 @@ struct perfev_session_opts {
 	 * below count every sample read.
 	 */
 	struct perfev_sample_filter *filter;
+	/*
+	 * Frames get their map and DSO only: no address in the DSO, no symbol,
+	 * no DSO loaded (what is sampled where, without reading the files).
+	 */
+	bool no_symbols;
 	size_t :0;
 };
 

@@ -59,6 +59,21 @@ struct perfev_symbolizer_opts {
 	 * default without, as perf report shows them ("f").
 	 */
 	bool demangle_params;
+	/*
+	 * Called once per DSO whose file is not the one the recording saw
+	 * (rebuilt since, or gone) when no build-id cache or debug directory
+	 * holds that one either, as its symbols are first asked for: msg says
+	 * which file, why and what to do (it is also perfev_dso__error()).
+	 * NULL: not called.
+	 */
+	void (*warn)(void *ctx, const char *msg);
+	void *warn_ctx;
+	/*
+	 * Where parsed symbol tables are kept between runs (ELF files by build
+	 * id, /proc/kallsyms by the running kernel's build id, boot and
+	 * modules), memory-mapped when read again; NULL or "": not kept.
+	 */
+	const char *symcache_dir;
 	size_t :0;
 };
 
@@ -109,6 +124,12 @@ PERFEV_API struct perfev_dso *perfev_symbolizer__jit(struct perfev_symbolizer *s
 PERFEV_API const char *perfev_dso__name(const struct perfev_dso *d);
 PERFEV_API const char *perfev_dso__short_name(const struct perfev_dso *d);
 PERFEV_API const char *perfev_dso__symbol_file(struct perfev_dso *d);
+/*
+ * The separate debug file holding the symbols of the DSO's file when that
+ * file has no .symtab (found as symbols are, without loading them), or
+ * NULL: none needed, none found, or no file.  Lives as long as the DSO.
+ */
+PERFEV_API const char *perfev_dso__debug_file(struct perfev_dso *d);
 /* Why the DSO has no symbols (loading it if not yet done), or NULL when it has some. */
 PERFEV_API const char *perfev_dso__error(struct perfev_dso *d);
 PERFEV_API bool perfev_dso__is_kernel(const struct perfev_dso *d);

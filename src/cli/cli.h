@@ -70,6 +70,10 @@ struct cli_filters;
 struct perfev_session *cli_session_open(const char *input, bool no_demangle, const bool *quiet,
 					struct perfev_sample_filter *filter,
 					struct perfev_symbolizer **sy);
+/* The same when only where each sample was taken is shown: no callers resolved. */
+struct perfev_session *cli_session_open_leaf(const char *input, bool no_demangle, const bool *quiet,
+					     struct perfev_sample_filter *filter,
+					     struct perfev_symbolizer **sy);
 /*
  * The same for commands that look into user code where each sample was
  * taken: no callers resolved, no kernel symbols read.
@@ -78,6 +82,17 @@ struct perfev_session *cli_session_open_first_frame(const char *input, bool no_d
 						    const bool *quiet,
 						    struct perfev_sample_filter *filter,
 						    struct perfev_symbolizer **sy);
+/*
+ * The build-id cache's directory, as perf finds its own (buildid_dir.c):
+ * $PERFEV_BUILDID_DIR, perf's buildid.dir setting, $HOME/.debug; "" when
+ * none.  Its size limit: $PERFEV_BUILDID_CACHE_SIZE, else the default.
+ */
+#define CLI_BUILDID_CACHE_MAX (1ull << 30)
+const char *cli_buildid_dir(void);
+/* The cache of parsed symbol tables: $PERFEV_CACHE_DIR (empty: none), $XDG_CACHE_HOME/perfev, ~/.cache/perfev. */
+const char *cli_cache_dir(void);
+uint64_t cli_buildid_cache_max(void);
+
 /* The library's filter of the command line's filter options (*f NULL when none); false after printing why. */
 bool cli_filter_new(const struct cli_filters *cf, struct perfev_sample_filter **f);
 

@@ -90,6 +90,9 @@ static const struct opt record_table[] = {
 	OPT_HELP('o', "write to FILE (default perf.data, the old one kept as perf.data.old); '-' "
 		      "writes a pipe-mode stream"),
 	{ 'i', "no-inherit", .help = "do not sample the command's child processes" },
+	{ 'N', "no-buildid-cache",
+	  .help = "do not keep the files with samples in the build-id cache ($PERFEV_BUILDID_DIR, "
+		  "perf's buildid.dir, or ~/.debug), where reports find them after a rebuild" },
 	OPT_GROUP(opt_verbosity),
 	OPT_HELP('q', "no summary line and no notes"),
 	OPT_END,
@@ -124,6 +127,9 @@ static bool set_option(void *ctx, int key, const char *arg)
 		return true;
 	case 'i':
 		o->no_inherit = true;
+		return true;
+	case 'N':
+		o->no_buildid_cache = true;
 		return true;
 	}
 	return false;

@@ -625,7 +625,11 @@ int cmd_report(int argc, char **argv)
 
 	if (!parse_args(argc, argv, &o, &no_demangle, &ret))
 		return ret;
-	st.s = cli_session_open(o.input, no_demangle, &o.quiet, o.filter, &sy);
+	/* A flat report asked for as such needs no callers: they are not even walked. */
+	if (o.graph_set && o.graph == GRAPH_NONE && o.children_set && !o.children)
+		st.s = cli_session_open_leaf(o.input, no_demangle, &o.quiet, o.filter, &sy);
+	else
+		st.s = cli_session_open(o.input, no_demangle, &o.quiet, o.filter, &sy);
 	if (!st.s)
 		goto out;
 	st.tt = trace_text_new(st.s);

@@ -6,6 +6,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 #include <sys/types.h>
+#include <time.h>
 
 #include "perfev/perfev.h"
 #include "target.h"
@@ -24,6 +25,7 @@ struct record_opts {
 	int compress_level;
 	const char *output;
 	bool no_inherit;
+	bool no_buildid_cache; /* -N */
 	bool quiet;
 	int argc; /* the whole command line, for HEADER_CMDLINE */
 	char **full_argv;
@@ -64,6 +66,14 @@ int record_config_evlist(struct perfev_evlist *el, const struct record_opts *o);
 
 /* /proc/sys/kernel/perf_event_max_sample_rate, or 0 when it cannot be read. */
 long record_max_sample_rate(void);
+
+/*
+ * Keeps the files with samples of the finished recording at path in the
+ * build-id cache, then trims the cache, sparing what changed since started
+ * (record_buildid.c).  Failures are notes (unless quiet): the recording
+ * itself is fine.
+ */
+void record_buildid_cache(const char *path, time_t started, bool quiet);
 
 /* Runs a whole recording; returns the tool's exit status. */
 int record_run(struct record_opts *o);

@@ -419,7 +419,9 @@ static void summary(const struct session *s)
 int record_run(struct record_opts *o)
 {
 	struct session s = { .o = o, .out = { .fd = -1 }, .run = { .pidfd = -1 } };
+	time_t started = time(NULL);
 	int ret = 1, sig = 0;
+	bool finished = false;
 
 	s.path = s.out.path = o->output ? o->output : PERFEV_DATA_FILE_DEFAULT;
 	if (sigwait_install()) {
@@ -463,9 +465,12 @@ int record_run(struct record_opts *o)
 	if (s.last_time)
 		perfev_data_writer__set_sample_time(s.w, s.first_time, s.last_time);
 	/* After a write failure finish() repeats that error, which was said already. */
-	if (perfev_data_writer__finish(s.w) < 0 && !s.failed) {
-		cli_error("%s", perfev_last_error());
+	if (perfev_data_writer__finish(s.w) < 0) {
+		if (!s.failed)
+			cli_error("%s", perfev_last_error());
 		ret = 1;
+	} else {
+		finished = !s.failed;
 	}
 	if (!o->quiet && !s.out.tmp)
 		summary(&s);
@@ -474,10 +479,15 @@ out:
 	perfev_data_writer__delete(s.w);
 	perfev_evlist__delete(s.el);
 	record_output__close(&s.out);
-	if (s.out.fd >= 0 && close(s.out.fd) < 0 && ret == 0) {
-		cli_error("closing '%s' failed: %s", s.path, strerror(errno));
+	if (s.out.fd >= 0 && close(s.out.fd) < 0) {
+		if (ret == 0)
+			cli_error("closing '%s' failed: %s", s.path, strerror(errno));
 		ret = 1;
+		finished = false;
 	}
+	/* A stream or a device cannot be read back; perf's cache step needs the file too. */
+	if (finished && !o->no_buildid_cache && strcmp(s.path, "-") && !s.out.in_place)
+		record_buildid_cache(s.path, started, o->quiet);
 	free(s.synth);
 	free(s.lost);
 	if (sig)

@@ -13,6 +13,13 @@ static void reader_warn(void *ctx, const char *msg)
 		cli_note("warning: %s", msg);
 }
 
+/* Once per DSO whose recorded file is gone or rebuilt (the library says which, why, what to do). */
+static void symbol_warn(void *ctx, const char *msg)
+{
+	if (!*(const bool *)ctx)
+		cli_note("warning: %s", msg);
+}
+
 bool cli_filter_new(const struct cli_filters *cf, struct perfev_sample_filter **f)
 {
 	struct perfev_sample_filter_opts o = { .sz = sizeof(o), .comms = cf->comms, .pids = cf->pids,
@@ -28,18 +35,28 @@ bool cli_filter_new(const struct cli_filters *cf, struct perfev_sample_filter **
 	return *f != NULL;
 }
 
+enum frames_wanted { ALL_FRAMES, LEAF, USER_LEAF };
+
 static struct perfev_session *open_session(const char *input, bool no_demangle, const bool *quiet,
-					   struct perfev_sample_filter *filter, bool first_frame,
-					   struct perfev_symbolizer **sy)
+					   struct perfev_sample_filter *filter,
+					   enum frames_wanted want, struct perfev_symbolizer **sy)
 {
-	struct perfev_symbolizer_opts so = { .sz = sizeof(so), .no_demangle = no_demangle };
+	struct perfev_symbolizer_opts so = { .sz = sizeof(so), .no_demangle = no_demangle,
+					     .buildid_dir = cli_buildid_dir(),
+					     .symcache_dir = cli_cache_dir(),
+					     .warn = symbol_warn, .warn_ctx = (void *)quiet };
 	/* The reader copies its options; quiet, its warnings' ctx, outlives the session. */
 	struct perfev_data_reader_opts ro = { .sz = sizeof(ro), .warn = reader_warn,
 					      .warn_ctx = (void *)quiet };
 	struct perfev_session_opts o = { .sz = sizeof(o), .reader_opts = &ro, .filter = filter };
 	struct perfev_session *s;
 
-	if (first_frame) {
+	if (want == LEAF) {
+		/* Where each sample was taken, and nothing of its callers: no chain walked or unwound. */
+		o.max_frames = 1;
+		o.no_unwind = true;
+	}
+	if (want == USER_LEAF) {
 		/*
 		 * Where only user code is looked into (kernel code is never read):
 		 * kernel samples stay in the kernel unnamed, and /proc/kallsyms, a
@@ -74,7 +91,14 @@ struct perfev_session *cli_session_open(const char *input, bool no_demangle, con
 					struct perfev_sample_filter *filter,
 					struct perfev_symbolizer **sy)
 {
-	return open_session(input, no_demangle, quiet, filter, false, sy);
+	return open_session(input, no_demangle, quiet, filter, ALL_FRAMES, sy);
+}
+
+struct perfev_session *cli_session_open_leaf(const char *input, bool no_demangle, const bool *quiet,
+					     struct perfev_sample_filter *filter,
+					     struct perfev_symbolizer **sy)
+{
+	return open_session(input, no_demangle, quiet, filter, LEAF, sy);
 }
 
 struct perfev_session *cli_session_open_first_frame(const char *input, bool no_demangle,
@@ -82,5 +106,5 @@ struct perfev_session *cli_session_open_first_frame(const char *input, bool no_d
 						    struct perfev_sample_filter *filter,
 						    struct perfev_symbolizer **sy)
 {
-	return open_session(input, no_demangle, quiet, filter, true, sy);
+	return open_session(input, no_demangle, quiet, filter, USER_LEAF, sy);
 }

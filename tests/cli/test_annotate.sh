@@ -9,6 +9,7 @@ WORK="$BUILD_DIR/tests/annotate/work"
 HOTLOOP="$WORK/hotloop"
 INL="$WORK/inl"
 # perf's build-id cache and ours live in $HOME/.debug: one of our own, so runs do not meet.
+unset PERFEV_BUILDID_DIR PERF_CONFIG
 export HOME="$TMP/home"
 mkdir -p "$HOME"
 unset DEBUGINFOD_URLS
@@ -163,7 +164,9 @@ check "with --json, that error is in the document" \
 check "a pipe-mode stream is annotated" grep -q '<hot_loop>' "$TMP/pipe.txt"
 
 # ---- a stripped binary with its debug info in a separate file ----
-"$PERFEV" record -q $PERIOD -o "$TMP/v_strip.data" -- "$WORK/hotloop-stripped" >/dev/null 2>&1
+# Without the build-id cache, as perf_record records: perf annotate 6.1 disassembles a cached
+# stripped file (its functions found in the cached debug file, but objdump shows no labels).
+"$PERFEV" record -q --no-buildid-cache $PERIOD -o "$TMP/v_strip.data" -- "$WORK/hotloop-stripped" >/dev/null 2>&1
 agree "stripped binary with a separate debug file" "$TMP/v_strip.data" hot_loop
 "$PERFEV" annotate -i "$TMP/v_strip.data" hot_loop >"$TMP/strip.txt"
 check "the stripped binary's code has its source lines from the debug file" \
@@ -175,7 +178,7 @@ rebuild() { rm -f "$TMP/rb/hotloop" && cp "$WORK/hotloop-rebuilt" "$TMP/rb/hotlo
 # A home of its own: perf record above cached this very binary (same build id) in $HOME/.debug.
 mkdir -p "$TMP/rb" "$TMP/home2"
 cp "$HOTLOOP" "$TMP/rb/hotloop"
-HOME="$TMP/home2" "$PERFEV" record -q $PERIOD -o "$TMP/rb.data" -- "$TMP/rb/hotloop" >/dev/null 2>&1
+HOME="$TMP/home2" "$PERFEV" record -q --no-buildid-cache $PERIOD -o "$TMP/rb.data" -- "$TMP/rb/hotloop" >/dev/null 2>&1
 rebuild
 HOME="$TMP/home2" "$PERFEV" annotate -i "$TMP/rb.data" hot_loop >"$TMP/rb.txt" 2>"$TMP/rb.err"
 st=$?

@@ -215,3 +215,26 @@ t=$(samples_in -i "$TMP/v_two.data" --event task-clock)
 p=$(perf script -i "$TMP/v_two.data" -F event 2>/dev/null | grep -c task-clock)
 check "--event task-clock reports that event alone, all its samples ($t vs perf script's $p)" \
 	sh -c "[ '$o' = 1 ] && [ '$t' = '$p' ]"
+
+# ---- the symbol cache: parsed tables kept between runs, the same output from them ----
+rm -rf "$PERFEV_CACHE_DIR"
+"$PERFEV" report -i "$TMP/p_fp.data" --stdio >"$TMP/sc1.txt" 2>&1
+nf=$(ls "$PERFEV_CACHE_DIR/symbols-v1" 2>/dev/null | grep -c -- "-elf-")
+check "the first report keeps the ELF tables it parsed ($nf files) in \$PERFEV_CACHE_DIR" [ "$nf" -gt 0 ]
+"$PERFEV" report -v -i "$TMP/p_fp.data" --stdio >"$TMP/sc2.txt" 2>"$TMP/sc2.err"
+check "a second report reads them from there (-v says so)" \
+	grep -q "symbols from $PERFEV_CACHE_DIR/symbols-v1/[0-9a-f]*-elf-" "$TMP/sc2.err"
+check "... with the same output" cmp -s "$TMP/sc1.txt" "$TMP/sc2.txt"
+"$PERFEV" script -i "$TMP/p_fp.data" >"$TMP/sc3.txt" 2>&1
+PERFEV_CACHE_DIR= "$PERFEV" script -i "$TMP/p_fp.data" >"$TMP/sc4.txt" 2>&1
+check "script from the cache and without it (PERFEV_CACHE_DIR empty): the same output" \
+	cmp -s "$TMP/sc3.txt" "$TMP/sc4.txt"
+for f in "$PERFEV_CACHE_DIR"/symbols-v1/*-elf-*; do head -c 100 /dev/urandom >"$f"; done
+"$PERFEV" report -i "$TMP/p_fp.data" --stdio >"$TMP/sc5.txt" 2>&1
+check "damaged cache files are not used: the same output, read from the files again" \
+	cmp -s "$TMP/sc1.txt" "$TMP/sc5.txt"
+# Another build of perfev (another build id) never reads these tables: they are named for this one.
+for f in "$PERFEV_CACHE_DIR"/symbols-v1/*-elf-*; do mv "$f" "$(dirname "$f")/0000000000000000-elf-${f##*-elf-}"; done
+"$PERFEV" report -v -i "$TMP/p_fp.data" --stdio >"$TMP/sc6.txt" 2>"$TMP/sc6.err"
+check "tables named for another build of perfev are not read" \
+	sh -c "! grep -q 'symbols from .*-elf-' '$TMP/sc6.err' && cmp -s '$TMP/sc1.txt' '$TMP/sc6.txt'"

@@ -62,6 +62,11 @@ if [ ! -f "$RECDIR/$TAG" ] && [ -n "$(ls -A "$RECDIR")" ]; then
 fi
 
 SCRATCH=$(mktemp -d "${TMPDIR:-/tmp}/perfev-golden.XXXXXX") || die "cannot make a scratch directory"
+# The caches both perfevs (and perf) would keep in the user's home: the scratch directory's.
+# The symbol cache is off: each side reads its files itself, as the reference did.
+export PERFEV_BUILDID_DIR="$SCRATCH/buildid-cache" PERFEV_CACHE_DIR=
+printf '[buildid]\n\tdir = %s\n' "$PERFEV_BUILDID_DIR" >"$SCRATCH/perfconfig"
+export PERF_CONFIG="$SCRATCH/perfconfig"
 OUT=$SCRATCH/out
 WORKTREES=()
 n=0 pass=0 fail=0

@@ -17,9 +17,17 @@ rec() {
 	opts=""
 	while [ "$1" != "--" ]; do opts="$opts $1"; shift; done
 	shift
-	# shellcheck disable=SC2086
-	perf record -q $opts -o "$DIR/perf-$kind.data" -- "$@" >/dev/null 2>"$DIR/perf-$kind.err" ||
+	# perf 6.1 here aborts now and then in its build-id processing as a recording ends
+	# ("assertion failed at util/build-id.c:1010"): that one failure is tried again.
+	for try in 1 2 3 4 5; do
+		# shellcheck disable=SC2086
+		perf record -q $opts -o "$DIR/perf-$kind.data" -- "$@" >/dev/null 2>"$DIR/perf-$kind.err" &&
+			break
+		grep -q 'assertion failed at util/build-id.c' "$DIR/perf-$kind.err" && [ "$try" != 5 ] &&
+			continue
 		echo "perf record of $kind failed: $(tail -n 3 "$DIR/perf-$kind.err")" >&2
+		break
+	done
 	# shellcheck disable=SC2086
 	"$PERFEV" record -q $opts -o "$DIR/perfev-$kind.data" -- "$@" >/dev/null 2>"$DIR/perfev-$kind.err" ||
 		echo "perfev record of $kind failed: $(tail -n 3 "$DIR/perfev-$kind.err")" >&2

@@ -216,7 +216,7 @@ static int group(struct perfev_annotate_hist *h, bool dedup)
 		size_t first = n;
 
 		if (dedup)
-			qsort(out + start, at[s] - start, sizeof(*out), cmp_rec_addr);
+			sort_array(out + start, at[s] - start, sizeof(*out), cmp_rec_addr);
 		for (size_t i = start; i < at[s]; i++) {
 			if (dedup && n > first && out[n - 1].addr == out[i].addr) {
 				out[n - 1].period += out[i].period;

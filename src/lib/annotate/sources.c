@@ -6,6 +6,7 @@
  * into lines; one that is found nowhere keeps the list of places tried,
  * which is what the user needs to fix it.
  */
+#include <dlfcn.h>
 #include <elfutils/debuginfod.h>
 #include <fcntl.h>
 #include <stdarg.h>
@@ -41,6 +42,15 @@ struct perfev_sources {
 	size_t nr_files, cap;
 	struct idxhash index;
 	debuginfod_client *dbgd;
+	/*
+	 * libdebuginfod, opened when first needed: linked in, it and what it
+	 * pulls in (libcurl, TLS, Kerberos, LDAP: 30 libraries) would be loaded
+	 * by every program using perfev, at every start.
+	 */
+	void *dl;
+	debuginfod_client *(*begin)(void);
+	int (*find_source)(debuginfod_client *, const unsigned char *, int, const char *, char **);
+	void (*end)(debuginfod_client *);
 	bool dbgd_tried;
 };
 
@@ -79,7 +89,9 @@ void perfev_sources__delete(struct perfev_sources *s)
 	free(s->files);
 	idxhash_free(&s->index);
 	if (s->dbgd)
-		debuginfod_end(s->dbgd);
+		s->end(s->dbgd);
+	if (s->dl)
+		dlclose(s->dl);
 	free(s->prefix);
 	free(s);
 }
@@ -234,13 +246,24 @@ static int try_debuginfod(struct perfev_sources *s, struct perfev_dso *d, struct
 	}
 	if (!s->dbgd_tried) {
 		s->dbgd_tried = true;
-		s->dbgd = debuginfod_begin();
+		s->dl = dlopen("libdebuginfod.so.1", RTLD_NOW | RTLD_LOCAL);
+		if (s->dl) {
+			*(void **)&s->begin = dlsym(s->dl, "debuginfod_begin");
+			*(void **)&s->find_source = dlsym(s->dl, "debuginfod_find_source");
+			*(void **)&s->end = dlsym(s->dl, "debuginfod_end");
+		}
+		if (s->begin && s->find_source && s->end)
+			s->dbgd = s->begin();
 	}
 	if (!s->dbgd) {
-		say(msg, "; debuginfod could not start a client");
+		if (s->dl)
+			say(msg, "; debuginfod could not start a client");
+		else
+			say(msg, "; debuginfod not asked (libdebuginfod.so.1 cannot be loaded; install "
+				 "libdebuginfod1)");
 		return -ENOENT;
 	}
-	fd = debuginfod_find_source(s->dbgd, id, n, f->name, &path);
+	fd = s->find_source(s->dbgd, id, n, f->name, &path);
 	if (fd < 0) {
 		say(msg, "; debuginfod at %s: %s", urls, strerror(-fd));
 		free(path);

@@ -395,3 +395,26 @@ int perfev_build_id__kernel(uint8_t *id, size_t size)
 	free(buf);
 	return ret;
 }
+
+void build_id__hex(const uint8_t *id, size_t size, char *buf)
+{
+	static const char hex[] = "0123456789abcdef";
+
+	for (size_t i = 0; i < size; i++) {
+		buf[2 * i] = hex[id[i] >> 4];
+		buf[2 * i + 1] = hex[id[i] & 15];
+	}
+	buf[2 * size] = 0;
+}
+
+/*
+ * The id without perf's zero padding, as it names directories: only a
+ * 16-byte (MD5) id padded to a 20-byte slot is cut.  A SHA-1 id may end in
+ * zero bytes of its own (1 in 256 does), which stay.
+ */
+size_t build_id__trim(const uint8_t *id, size_t size)
+{
+	if (size == BUILD_ID_MAX && !id[16] && !id[17] && !id[18] && !id[19])
+		return 16;
+	return size;
+}

@@ -21,4 +21,12 @@ int build_id__read_fd(int fd, const char *name, uint8_t *id, size_t size);
 int build_id__parse_notes(const void *notes, size_t len, bool big, size_t align, const char *where,
 			  uint8_t *id, size_t size);
 
+/* Lowercase hex of id into buf (2 * size + 1 bytes). */
+void build_id__hex(const uint8_t *id, size_t size, char *buf);
+/*
+ * The length of id without perf's zero padding, as it names directories:
+ * only a 16-byte (MD5) id padded to a 20-byte slot is cut.
+ */
+size_t build_id__trim(const uint8_t *id, size_t size);
+
 #endif

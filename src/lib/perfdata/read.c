@@ -403,6 +403,22 @@ struct perfev_data_reader *perfev_data_reader__open(const char *path,
 	return new_fd(fd, fd, opts, path);
 }
 
+/* Given back in steps of this much, so that madvise() runs rarely. */
+#define RELEASE_STEP (8u << 20)
+
+void pdr_release_before(struct perfev_data_reader *r, uint64_t off)
+{
+	size_t end;
+
+	if (!r->map || off > r->map_len)
+		return;
+	end = (size_t)off & ~(size_t)(RELEASE_STEP - 1);
+	if (end <= r->released)
+		return;
+	madvise((char *)r->map + r->released, end - r->released, MADV_DONTNEED);
+	r->released = end;
+}
+
 void perfev_data_reader__delete(struct perfev_data_reader *r)
 {
 	if (!r)

@@ -52,6 +52,7 @@ struct perfev_data_reader {
 	size_t mem_len;
 	void *map; /* our mapping of a regular file, unmapped by delete */
 	size_t map_len;
+	size_t released; /* pages of map below this were given back (pdr_release_before) */
 	int fd; /* stream mode: read(2) from here */
 	int own_fd; /* opened by __open(); closed by delete; -1: none */
 	unsigned char *sbuf; /* stream mode: bytes [sbase, sbase + slen) of the stream */
@@ -167,6 +168,26 @@ void pdr_warn(struct perfev_data_reader *r, const char *fmt, ...) PRINTF_LIKE(2,
 /* Adds an event; its attr is native, attr_len bytes of it given. */
 int pdr_add_evsel(struct perfev_data_reader *r, const void *attr, size_t attr_len,
 		  const char *where);
+/*
+ * Whether [p, p + n) lies in the whole input (a mapped file or memory),
+ * which stays as it is while the reader lives: a record read from there
+ * and what its parse points to can be kept without a copy.
+ */
+static inline bool pdr_in_input(const struct perfev_data_reader *r, const void *p, size_t n)
+{
+	const unsigned char *c = p;
+
+	return r->mem && c >= r->mem && n <= r->mem_len && (size_t)(c - r->mem) <= r->mem_len - n;
+}
+
+/*
+ * Gives back the mapped file's pages below off (a file offset): the
+ * caller has read everything there.  Peak memory then stays a window of
+ * the file, not all of it.  Always safe: a page used again is read from
+ * the file again.
+ */
+void pdr_release_before(struct perfev_data_reader *r, uint64_t off);
+
 /* Maps id to evsel idx (first mapping wins) and lists it under the evsel. */
 int pdr_add_id(struct perfev_data_reader *r, size_t idx, uint64_t id);
 int pdr_evsel_of_id(const struct perfev_data_reader *r, uint64_t id);

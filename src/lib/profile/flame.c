@@ -151,7 +151,7 @@ static int link_children(struct flame *fl)
 		order[i] = (uint32_t)i;
 	/* qsort takes no context; the writers run one flame tree at a time per thread. */
 	sort_fl = fl;
-	qsort(order + 1, fl->nr - 1, sizeof(*order), by_parent_label);
+	sort_array(order + 1, fl->nr - 1, sizeof(*order), by_parent_label);
 	for (size_t i = fl->nr; i-- > 1;) {
 		struct flame_node *n = &fl->n[order[i]];
 

@@ -176,9 +176,13 @@ static bool push(struct perfev_profile *p, size_t *n, int64_t frame)
  */
 static bool add_frame(struct perfev_profile *p, size_t *n, const struct perfev_frame *fr, bool by_id)
 {
-	struct perfev_profile_frame f = { .dso = fr->dso, .sym = fr->sym, .kernel = fr->kernel };
-
 	p->cur_map = fr->map;
+	/* The common case first: a frame seen before, by its session id. */
+	if (by_id && fr->id && !p->opts.srcline && !p->opts.inlines && fr->id < p->cap_ids &&
+	    p->frame_of_id[fr->id])
+		return push(p, n, p->frame_of_id[fr->id] - 1);
+
+	struct perfev_profile_frame f = { .dso = fr->dso, .sym = fr->sym, .kernel = fr->kernel };
 
 	if (!f.sym)
 		f.addr = fr->addr;

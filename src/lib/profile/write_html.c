@@ -85,7 +85,7 @@ static ssize_t make_cells(const struct html *h, const struct perfev_profile *p, 
 	for (size_t i = 0; perfev_profile__timed(p, i, &t, &node, &w) == 0; i++)
 		if (t >= h->t0)
 			c[k++] = (struct cell){ (uint32_t)((t - h->t0) / h->bucket_ns), node, w, 1 };
-	qsort(c, k, sizeof(*c), by_cell);
+	sort_array(c, k, sizeof(*c), by_cell);
 	for (size_t i = 0; i < k; i++) {
 		if (out && c[out - 1].bucket == c[i].bucket && c[out - 1].node == c[i].node) {
 			c[out - 1].weight += c[i].weight;

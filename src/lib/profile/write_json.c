@@ -112,7 +112,7 @@ static int write_table(struct perfev_json *j, const struct perfev_profile *p)
 	for (size_t i = 0; i < n; i++)
 		order[i] = (uint32_t)i;
 	sort_t = t;
-	qsort(order, n, sizeof(*order), by_weight);
+	sort_array(order, n, sizeof(*order), by_weight);
 	perfev_json__arr_begin(j, "table");
 	for (size_t i = 0; i < n; i++) {
 		const struct perfev_profile_entry *e = perfev_profile_table__entry(t, order[i]);

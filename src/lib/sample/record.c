@@ -6,58 +6,63 @@
 /* One past the last type decoded here; newer kernels' types are passed through raw. */
 #define RECORD_KNOWN_END 22
 
-/* The kernel's types, then perf's own (perfev/perfdata.h), for messages. */
-static const char *const record_names[PERFEV_RECORD_FINISHED_INIT + 1] = {
-	[PERF_RECORD_MMAP] = "MMAP",
-	[PERF_RECORD_LOST] = "LOST",
-	[PERF_RECORD_COMM] = "COMM",
-	[PERF_RECORD_EXIT] = "EXIT",
-	[PERF_RECORD_THROTTLE] = "THROTTLE",
-	[PERF_RECORD_UNTHROTTLE] = "UNTHROTTLE",
-	[PERF_RECORD_FORK] = "FORK",
-	[PERF_RECORD_READ] = "READ",
-	[PERF_RECORD_SAMPLE] = "SAMPLE",
-	[PERF_RECORD_MMAP2] = "MMAP2",
-	[PERF_RECORD_AUX] = "AUX",
-	[PERF_RECORD_ITRACE_START] = "ITRACE_START",
-	[PERF_RECORD_LOST_SAMPLES] = "LOST_SAMPLES",
-	[PERF_RECORD_SWITCH] = "SWITCH",
-	[PERF_RECORD_SWITCH_CPU_WIDE] = "SWITCH_CPU_WIDE",
-	[PERF_RECORD_NAMESPACES] = "NAMESPACES",
-	[PERF_RECORD_KSYMBOL] = "KSYMBOL",
-	[PERF_RECORD_BPF_EVENT] = "BPF_EVENT",
-	[PERF_RECORD_CGROUP] = "CGROUP",
-	[PERF_RECORD_TEXT_POKE] = "TEXT_POKE",
-	[PERF_RECORD_AUX_OUTPUT_HW_ID] = "AUX_OUTPUT_HW_ID",
-	[PERFEV_RECORD_HEADER_ATTR] = "HEADER_ATTR",
-	[PERFEV_RECORD_HEADER_EVENT_TYPE] = "HEADER_EVENT_TYPE",
-	[PERFEV_RECORD_HEADER_TRACING_DATA] = "HEADER_TRACING_DATA",
-	[PERFEV_RECORD_HEADER_BUILD_ID] = "HEADER_BUILD_ID",
-	[PERFEV_RECORD_FINISHED_ROUND] = "FINISHED_ROUND",
-	[PERFEV_RECORD_ID_INDEX] = "ID_INDEX",
-	[PERFEV_RECORD_AUXTRACE_INFO] = "AUXTRACE_INFO",
-	[PERFEV_RECORD_AUXTRACE] = "AUXTRACE",
-	[PERFEV_RECORD_AUXTRACE_ERROR] = "AUXTRACE_ERROR",
-	[PERFEV_RECORD_THREAD_MAP] = "THREAD_MAP",
-	[PERFEV_RECORD_CPU_MAP] = "CPU_MAP",
-	[PERFEV_RECORD_STAT_CONFIG] = "STAT_CONFIG",
-	[PERFEV_RECORD_STAT] = "STAT",
-	[PERFEV_RECORD_STAT_ROUND] = "STAT_ROUND",
-	[PERFEV_RECORD_EVENT_UPDATE] = "EVENT_UPDATE",
-	[PERFEV_RECORD_TIME_CONV] = "TIME_CONV",
-	[PERFEV_RECORD_HEADER_FEATURE] = "HEADER_FEATURE",
-	[PERFEV_RECORD_COMPRESSED] = "COMPRESSED",
-	[PERFEV_RECORD_FINISHED_INIT] = "FINISHED_INIT",
+/*
+ * The kernel's types, then perf's own (perfev/perfdata.h), for messages: "record NAME",
+ * made once rather than formatted for every record parsed.
+ */
+#define WHAT_PREFIX (sizeof("record ") - 1)
+static const char *const record_whats[PERFEV_RECORD_FINISHED_INIT + 1] = {
+	[PERF_RECORD_MMAP] = "record MMAP",
+	[PERF_RECORD_LOST] = "record LOST",
+	[PERF_RECORD_COMM] = "record COMM",
+	[PERF_RECORD_EXIT] = "record EXIT",
+	[PERF_RECORD_THROTTLE] = "record THROTTLE",
+	[PERF_RECORD_UNTHROTTLE] = "record UNTHROTTLE",
+	[PERF_RECORD_FORK] = "record FORK",
+	[PERF_RECORD_READ] = "record READ",
+	[PERF_RECORD_SAMPLE] = "record SAMPLE",
+	[PERF_RECORD_MMAP2] = "record MMAP2",
+	[PERF_RECORD_AUX] = "record AUX",
+	[PERF_RECORD_ITRACE_START] = "record ITRACE_START",
+	[PERF_RECORD_LOST_SAMPLES] = "record LOST_SAMPLES",
+	[PERF_RECORD_SWITCH] = "record SWITCH",
+	[PERF_RECORD_SWITCH_CPU_WIDE] = "record SWITCH_CPU_WIDE",
+	[PERF_RECORD_NAMESPACES] = "record NAMESPACES",
+	[PERF_RECORD_KSYMBOL] = "record KSYMBOL",
+	[PERF_RECORD_BPF_EVENT] = "record BPF_EVENT",
+	[PERF_RECORD_CGROUP] = "record CGROUP",
+	[PERF_RECORD_TEXT_POKE] = "record TEXT_POKE",
+	[PERF_RECORD_AUX_OUTPUT_HW_ID] = "record AUX_OUTPUT_HW_ID",
+	[PERFEV_RECORD_HEADER_ATTR] = "record HEADER_ATTR",
+	[PERFEV_RECORD_HEADER_EVENT_TYPE] = "record HEADER_EVENT_TYPE",
+	[PERFEV_RECORD_HEADER_TRACING_DATA] = "record HEADER_TRACING_DATA",
+	[PERFEV_RECORD_HEADER_BUILD_ID] = "record HEADER_BUILD_ID",
+	[PERFEV_RECORD_FINISHED_ROUND] = "record FINISHED_ROUND",
+	[PERFEV_RECORD_ID_INDEX] = "record ID_INDEX",
+	[PERFEV_RECORD_AUXTRACE_INFO] = "record AUXTRACE_INFO",
+	[PERFEV_RECORD_AUXTRACE] = "record AUXTRACE",
+	[PERFEV_RECORD_AUXTRACE_ERROR] = "record AUXTRACE_ERROR",
+	[PERFEV_RECORD_THREAD_MAP] = "record THREAD_MAP",
+	[PERFEV_RECORD_CPU_MAP] = "record CPU_MAP",
+	[PERFEV_RECORD_STAT_CONFIG] = "record STAT_CONFIG",
+	[PERFEV_RECORD_STAT] = "record STAT",
+	[PERFEV_RECORD_STAT_ROUND] = "record STAT_ROUND",
+	[PERFEV_RECORD_EVENT_UPDATE] = "record EVENT_UPDATE",
+	[PERFEV_RECORD_TIME_CONV] = "record TIME_CONV",
+	[PERFEV_RECORD_HEADER_FEATURE] = "record HEADER_FEATURE",
+	[PERFEV_RECORD_COMPRESSED] = "record COMPRESSED",
+	[PERFEV_RECORD_FINISHED_INIT] = "record FINISHED_INIT",
 };
 
 const char *record_type_name(uint32_t type)
 {
-	return type < ARRAY_SIZE(record_names) ? record_names[type] : NULL;
+	return type < ARRAY_SIZE(record_whats) && record_whats[type] ? record_whats[type] + WHAT_PREFIX
+								     : NULL;
 }
 
 static bool record_known(uint32_t type)
 {
-	return type < RECORD_KNOWN_END && record_names[type];
+	return type < RECORD_KNOWN_END && record_whats[type];
 }
 
 static int rd_u32(struct rd *r, uint32_t *v, const char *field)
@@ -300,7 +305,7 @@ int perfev_record__parse(const struct perfev_sample_fmt *fmt, const void *buf, s
 			 struct perfev_record *out)
 {
 	struct perf_event_header h;
-	char what[40];
+	const char *what;
 	size_t blen, tsz;
 	int err;
 
@@ -325,7 +330,7 @@ int perfev_record__parse(const struct perfev_sample_fmt *fmt, const void *buf, s
 		out->unknown.size = blen;
 		return 0;
 	}
-	snprintf(what, sizeof(what), "record %s", record_names[h.type]);
+	what = record_whats[h.type];
 	if (h.type == PERF_RECORD_SAMPLE) {
 		struct rd r = { .p = body, .end = blen, .base = sizeof(h), .what = what };
 
@@ -386,8 +391,8 @@ int perfev_record__peek_id(const struct perfev_sample_fmt *fmt, const void *buf,
 					 h.type);
 		if (tsz > blen)
 			return set_error(PERFEV_ERR_FORMAT,
-					 "record %s: sample_id needs %zu bytes, record has %u",
-					 record_names[h.type], tsz, h.size);
+					 "%s: sample_id needs %zu bytes, record has %u",
+					 record_whats[h.type], tsz, h.size);
 		if (t & PERF_SAMPLE_IDENTIFIER)
 			pos = blen - 8;
 		else /* ID is followed by STREAM_ID and CPU in the trailer. */

@@ -11,6 +11,7 @@
 
 #include "util/internal.h"
 #include "perfev/evlist.h"
+#include "perfdata/reader_int.h"
 #include "session/filter_int.h"
 #include "session/session_int.h"
 #include "util/opts.h"
@@ -147,6 +148,7 @@ void perfev_session__delete(struct perfev_session *s)
 	sess_threads_free(s);
 	free(s->q);
 	free(s->qbuf);
+	free(s->recs);
 	table_free(s->rcache, 1u << RCACHE_BITS, sizeof(*s->rcache));
 	if (s->idents)
 		table_free(s->idents, (size_t)1 << s->ident_bits, sizeof(*s->idents));
@@ -414,14 +416,26 @@ static int queue(struct perfev_session *s, const struct perfev_data_event *ev)
 	uint64_t t = record_time(s, &ev->rec);
 	size_t size = ev->rec.size;
 
-	if (!array_grow((void **)&s->q, &s->cap_q, s->nr_q + 1, sizeof(*s->q)) ||
-	    !array_grow((void **)&s->qbuf, &s->qbuf_cap, s->qbuf_len + size, 1))
+	if (!array_grow((void **)&s->q, &s->cap_q, s->nr_q + 1, sizeof(*s->q)))
 		return set_error(ENOMEM, "session: out of memory queueing records");
-	memcpy(s->qbuf + s->qbuf_len, ev->rec.data, size);
-	s->q[s->nr_q++] = (struct qent){ .time = t, .seq = s->seq++, .offset = ev->offset,
-					 .pos = s->qbuf_len, .size = size, .evsel = ev->evsel,
-					 .compressed = ev->compressed };
-	s->qbuf_len += size;
+	if (pdr_in_input(s->reader, ev->rec.data, size)) {
+		/* In the mapped file, where it stays: kept decoded, neither copied nor parsed again. */
+		if (!array_grow((void **)&s->recs, &s->cap_recs, s->nr_recs + 1, sizeof(*s->recs)))
+			return set_error(ENOMEM, "session: out of memory queueing records");
+		s->recs[s->nr_recs] = *ev;
+		s->q[s->nr_q++] = (struct qent){ .time = t, .seq = s->seq++, .offset = ev->offset,
+						 .pos = s->nr_recs++, .size = size,
+						 .evsel = ev->evsel, .compressed = ev->compressed,
+						 .decoded = true };
+	} else {
+		if (!array_grow((void **)&s->qbuf, &s->qbuf_cap, s->qbuf_len + size, 1))
+			return set_error(ENOMEM, "session: out of memory queueing records");
+		memcpy(s->qbuf + s->qbuf_len, ev->rec.data, size);
+		s->q[s->nr_q++] = (struct qent){ .time = t, .seq = s->seq++, .offset = ev->offset,
+						 .pos = s->qbuf_len, .size = size,
+						 .evsel = ev->evsel, .compressed = ev->compressed };
+		s->qbuf_len += size;
+	}
 	if (t < s->next_flush && s->next_flush)
 		s->stats.nr_unordered++; /* older than what was already delivered */
 	if (t > s->round_max)
@@ -430,13 +444,78 @@ static int queue(struct perfev_session *s, const struct perfev_data_event *ev)
 	return 0;
 }
 
-static int qent_cmp(const void *a, const void *b)
+static inline bool qent_before(const struct qent *x, const struct qent *y)
 {
-	const struct qent *x = a, *y = b;
+	return x->time < y->time || (x->time == y->time && x->seq < y->seq);
+}
 
-	if (x->time != y->time)
-		return x->time < y->time ? -1 : 1;
-	return x->seq < y->seq ? -1 : x->seq > y->seq;
+/*
+ * Sorts the queue by (time, seq): a merge of its ascending runs.  The
+ * queue is a few such runs (what stayed from the last flush, then each
+ * ring's records, in order already), so this is a few linear passes where
+ * a general sort would compare n log n times.  0, or -ENOMEM.
+ */
+static int sort_queue(struct perfev_session *s)
+{
+	size_t n = s->nr_q, *runs = NULL, nr = 0, cap = 0;
+	struct qent *a = s->q, *b;
+
+	/* Run starts: 0, and every place the order breaks. */
+	if (!array_grow((void **)&runs, &cap, 2, sizeof(*runs)))
+		return -ENOMEM;
+	runs[nr++] = 0;
+	for (size_t i = 1; i < n; i++)
+		if (qent_before(&a[i], &a[i - 1])) {
+			if (!array_grow((void **)&runs, &cap, nr + 2, sizeof(*runs))) {
+				free(runs);
+				return -ENOMEM;
+			}
+			runs[nr++] = i;
+		}
+	if (nr == 1) {
+		free(runs);
+		return 0;
+	}
+	runs[nr] = n;
+	b = malloc(n * sizeof(*b));
+	if (!b) {
+		free(runs);
+		return -ENOMEM;
+	}
+	/* Bottom-up: merge neighbouring runs until one is left, between a and b. */
+	while (nr > 1) {
+		size_t out = 0;
+
+		for (size_t r = 0; r < nr; r += 2) {
+			size_t lo = runs[r], mid = runs[r + 1], hi = r + 2 <= nr ? runs[r + 2] : n;
+			size_t i = lo, j = mid, k = lo;
+
+			if (r + 1 >= nr) { /* an odd run out: copied as it is */
+				memcpy(b + lo, a + lo, (mid - lo) * sizeof(*a));
+				runs[out++] = lo;
+				continue;
+			}
+			while (i < mid && j < hi)
+				b[k++] = qent_before(&a[j], &a[i]) ? a[j++] : a[i++];
+			memcpy(b + k, a + i, (mid - i) * sizeof(*a));
+			k += mid - i;
+			memcpy(b + k, a + j, (hi - j) * sizeof(*a));
+			runs[out++] = lo;
+		}
+		runs[out] = n;
+		nr = out;
+		struct qent *t = a;
+
+		a = b;
+		b = t;
+	}
+	if (a != s->q) {
+		memcpy(s->q, a, n * sizeof(*a));
+		b = a;
+	}
+	free(b);
+	free(runs);
+	return 0;
 }
 
 /* Delivers the queued records with time <= limit, in time order; keeps the rest. */
@@ -447,14 +526,22 @@ static int flush(struct perfev_session *s, uint64_t limit, perfev_session_sample
 
 	if (!s->nr_q)
 		return 0;
-	sort_array(s->q, s->nr_q, sizeof(*s->q), qent_cmp);
+	if (sort_queue(s) < 0)
+		return set_error(ENOMEM, "session: out of memory ordering records");
 	for (i = 0; i < s->nr_q && s->q[i].time <= limit; i++) {
 		const struct qent *e = &s->q[i];
 		const struct perfev_sample_fmt *fmt =
 			perfev_data_reader__sample_fmt(s->reader, e->evsel >= 0 ? (size_t)e->evsel : 0);
-		struct perfev_data_event ev = { .evsel = e->evsel, .offset = e->offset,
-						.compressed = e->compressed };
+		struct perfev_data_event ev;
 
+		if (e->decoded) {
+			ret = deliver(s, &s->recs[e->pos], fn, ctx);
+			if (ret)
+				break;
+			continue;
+		}
+		ev = (struct perfev_data_event){ .evsel = e->evsel, .offset = e->offset,
+						 .compressed = e->compressed };
 		if (!fmt || perfev_record__parse(fmt, s->qbuf + e->pos, e->size, &ev.rec) < 0)
 			continue; /* the reader decoded it once already */
 		ret = deliver(s, &ev, fn, ctx);
@@ -464,31 +551,63 @@ static int flush(struct perfev_session *s, uint64_t limit, perfev_session_sample
 	if (ret) {
 		s->nr_q = 0;
 		s->qbuf_len = 0;
+		s->nr_recs = 0;
 		return ret;
 	}
-	/* Compact what stays, in its sorted order. */
-	unsigned char *tmp = NULL;
+	/*
+	 * What stays: its entries, in sorted order.  The records they point to
+	 * move only when most of the room they take is free, so that each record
+	 * is moved about once however long it waits.
+	 */
+	size_t live_recs = 0, live_bytes = 0;
 
-	if (i < s->nr_q) {
-		size_t bytes = 0;
-
-		for (size_t j = i; j < s->nr_q; j++)
-			bytes += s->q[j].size;
-		tmp = malloc(bytes);
-		if (!tmp)
-			return set_error(ENOMEM, "session: out of memory ordering records");
-		for (size_t j = i; j < s->nr_q; j++) {
-			memcpy(tmp + keep_len, s->qbuf + s->q[j].pos, s->q[j].size);
-			s->q[keep] = s->q[j];
-			s->q[keep].pos = keep_len;
-			keep_len += s->q[j].size;
-			keep++;
-		}
-		memcpy(s->qbuf, tmp, keep_len);
-		free(tmp);
-	}
+	memmove(s->q, s->q + i, (s->nr_q - i) * sizeof(*s->q));
+	keep = s->nr_q - i;
 	s->nr_q = keep;
-	s->qbuf_len = keep_len;
+	uint64_t low = s->read_offset;
+
+	for (size_t j = 0; j < keep; j++) {
+		if (s->q[j].decoded) {
+			live_recs++;
+			if (s->q[j].offset < low)
+				low = s->q[j].offset;
+		} else {
+			live_bytes += s->q[j].size;
+		}
+	}
+	/* Nothing below the oldest record still waiting is read again: its pages can go. */
+	pdr_release_before(s->reader, low);
+	if (live_recs * 2 < s->nr_recs || live_bytes * 2 < s->qbuf_len) {
+		unsigned char *tmp = malloc(live_bytes ? live_bytes : 1);
+		struct perfev_data_event *rtmp = malloc((live_recs ? live_recs : 1) * sizeof(*rtmp));
+		size_t keep_recs = 0;
+
+		if (!tmp || !rtmp) {
+			free(tmp);
+			free(rtmp);
+			return set_error(ENOMEM, "session: out of memory ordering records");
+		}
+		for (size_t j = 0; j < keep; j++) {
+			struct qent *e = &s->q[j];
+
+			if (e->decoded) {
+				rtmp[keep_recs] = s->recs[e->pos];
+				e->pos = keep_recs++;
+			} else {
+				memcpy(tmp + keep_len, s->qbuf + e->pos, e->size);
+				e->pos = keep_len;
+				keep_len += e->size;
+			}
+		}
+		if (keep_len)
+			memcpy(s->qbuf, tmp, keep_len);
+		if (keep_recs)
+			memcpy(s->recs, rtmp, keep_recs * sizeof(*rtmp));
+		free(tmp);
+		free(rtmp);
+		s->qbuf_len = keep_len;
+		s->nr_recs = keep_recs;
+	}
 	return 0;
 }
 
@@ -510,6 +629,8 @@ int perfev_session__process(struct perfev_session *s, perfev_session_sample_fn f
 			s->next_flush = s->round_max;
 			continue;
 		}
+		/* Everything before it is read (or, compressed, before the record holding it). */
+		s->read_offset = ev.offset;
 		if (type >= PERF_RECORD_MAX)
 			continue; /* perf's own records: the reader took what it needed */
 		if (!s->ordered) {

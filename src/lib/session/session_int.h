@@ -44,15 +44,20 @@ struct frame_ident {
 	bool kernel;
 };
 
-/* A record waiting in the time-order queue; its bytes are in the queue's buffer. */
+/*
+ * A record waiting in the time-order queue: one read from the mapped file
+ * stays there, decoded already (recs[pos]); any other is copied into the
+ * queue's buffer (qbuf at pos) and decoded again when delivered.
+ */
 struct qent {
 	uint64_t time;
 	uint64_t seq;
 	uint64_t offset; /* in the file */
-	size_t pos;	 /* in qbuf */
+	size_t pos;	 /* in qbuf, or in recs */
 	uint32_t size;
 	int32_t evsel;
 	bool compressed;
+	bool decoded; /* pos indexes recs */
 };
 
 /* Per-event tallies and the group-read state of perf's per-id period deltas. */
@@ -102,6 +107,9 @@ struct perfev_session {
 	size_t nr_q, cap_q;
 	unsigned char *qbuf;
 	size_t qbuf_len, qbuf_cap;
+	struct perfev_data_event *recs; /* the decoded records the queue holds */
+	uint64_t read_offset; /* in the file, of the last record read */
+	size_t nr_recs, cap_recs;
 	uint64_t seq, last_time, round_max, next_flush;
 	bool ordered;
 

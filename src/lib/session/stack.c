@@ -96,10 +96,12 @@ static void resolve_slow(struct perfev_session *s, struct perfev_thread *t, stru
 			return;
 		}
 		f->dso = f->map->dso;
+		if (s->opts.no_symbols)
+			goto out;
 		f->addr = f->dso ? perfev_dso__map_ip(f->dso, look, f->map->start, f->map->pgoff)
 				 : look - f->map->start + f->map->pgoff;
 	}
-	if (f->dso)
+	if (f->dso && !s->opts.no_symbols)
 		f->sym = perfev_dso__find_symbol(f->dso, f->addr);
 	/*
 	 * The byte before a return address in the kernel's __pfx_ padding is
@@ -118,9 +120,10 @@ static void resolve_slow(struct perfev_session *s, struct perfev_thread *t, stru
 	 */
 	if (!f->sym && look != ip) {
 		f->addr += ip - look;
-		if (f->dso)
+		if (f->dso && !s->opts.no_symbols)
 			f->sym = perfev_dso__find_symbol(f->dso, f->addr);
 	}
+out:
 	f->id = frame_id(s, f);
 }
 

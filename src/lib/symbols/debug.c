@@ -2,7 +2,8 @@
 /*
  * Finding the file with the symbols: build ids (the file at the recorded
  * path may have been rebuilt since), perf's build-id cache, and separate
- * debug files as gdb finds them: DEBUG_DIR/.build-id/xx/rest.debug, then
+ * debug files as gdb finds them: DEBUG_DIR/.build-id/xx/rest.debug (or the
+ * build-id cache's BUILDID_DIR/.build-id/xx/rest/debug), then
  * the .gnu_debuglink name next to the file, in its .debug/ directory and
  * under DEBUG_DIR/<its directory>.  A debuglink candidate is accepted when
  * its build id equals the file's, or, when either has none, when its
@@ -20,17 +21,6 @@
 #include "perfev/synth.h"
 #include "symbols/symbols_int.h"
 
-void build_id__hex(const uint8_t *id, size_t size, char *buf)
-{
-	static const char hex[] = "0123456789abcdef";
-
-	for (size_t i = 0; i < size; i++) {
-		buf[2 * i] = hex[id[i] >> 4];
-		buf[2 * i + 1] = hex[id[i] & 15];
-	}
-	buf[2 * size] = 0;
-}
-
 bool build_id__matches(const uint8_t *file_id, size_t file_size, const uint8_t *want,
 		       size_t want_size)
 {
@@ -47,25 +37,13 @@ bool build_id__matches(const uint8_t *file_id, size_t file_size, const uint8_t *
 	return true;
 }
 
-/*
- * The id without perf's zero padding, as it names directories: only a
- * 16-byte (MD5) id padded to a 20-byte slot is cut.  A SHA-1 id may end in
- * zero bytes of its own (1 in 256 does), which stay.
- */
-static size_t id_len(const uint8_t *id, size_t size)
-{
-	if (size == BUILD_ID_MAX && !id[16] && !id[17] && !id[18] && !id[19])
-		return 16;
-	return size;
-}
-
 bool build_id__path(char *out, size_t size, const char *dir, const uint8_t *id, size_t id_size,
 		    const char *suffix)
 {
 	char hex[2 * BUILD_ID_MAX + 1];
 	int n;
 
-	id_size = id_len(id, id_size);
+	id_size = build_id__trim(id, id_size);
 	if (id_size < 2)
 		return false;
 	build_id__hex(id, id_size, hex);
@@ -221,6 +199,11 @@ int debug_file__find(struct perfev_dso *d, const char *path, void *elf, const ui
 
 	if (bid_size && *sy->debug_dir &&
 	    build_id__path(out, size, sy->debug_dir, bid, bid_size, ".debug") &&
+	    file__has_build_id(out, bid, bid_size))
+		return 0;
+	/* The build-id cache keeps a stripped file's debug file beside it, as perf does. */
+	if (bid_size && *sy->buildid_dir &&
+	    build_id__path(out, size, sy->buildid_dir, bid, bid_size, "/debug") &&
 	    file__has_build_id(out, bid, bid_size))
 		return 0;
 	if (elf_debuglink(elf, link, sizeof(link), &crc))

@@ -335,7 +335,8 @@ static int choose_file(struct perfev_dso *d, const char *path, char *out, size_t
 {
 	struct perfev_symbolizer *sy = d->sy;
 	uint8_t id[BUILD_ID_MAX];
-	char want[2 * BUILD_ID_MAX + 1], have[2 * BUILD_ID_MAX + 1] = "";
+	char want[2 * BUILD_ID_MAX + 1], have[2 * BUILD_ID_MAX + 1] = "", where[1024];
+	char why[512];
 	int n;
 
 	if (!d->build_id_size) {
@@ -349,6 +350,8 @@ static int choose_file(struct perfev_dso *d, const char *path, char *out, size_t
 	}
 	if (n > 0)
 		build_id__hex(id, (size_t)n, have);
+	else
+		snprintf(why, sizeof(why), "%s", perfev_last_error());
 	if (*sy->buildid_dir) {
 		if (build_id__path(out, size, sy->buildid_dir, d->build_id, d->build_id_size, "/elf") &&
 		    file__has_build_id(out, d->build_id, d->build_id_size))
@@ -362,20 +365,32 @@ static int choose_file(struct perfev_dso *d, const char *path, char *out, size_t
 	    build_id__path(out, size, sy->debug_dir, d->build_id, d->build_id_size, ".debug") &&
 	    file__has_build_id(out, d->build_id, d->build_id_size))
 		return 0;
-	build_id__hex(d->build_id, d->build_id_size, want);
+	build_id__hex(d->build_id, build_id__trim(d->build_id, d->build_id_size), want);
+	if (*sy->buildid_dir)
+		snprintf(where, sizeof(where), "the build-id cache %s", sy->buildid_dir);
+	else
+		snprintf(where, sizeof(where), "the build-id cache (none set)");
+	if (*sy->debug_dir)
+		snprintf(where + strlen(where), sizeof(where) - strlen(where), " or %s/.build-id",
+			 sy->debug_dir);
 	if (n > 0)
 		dso__set_error(d, PERFEV_ERR_FORMAT,
 			       "%s: its build id %s is not the %s the recording saw: the file was "
-			       "rebuilt or replaced since, so its symbols would be wrong; keep the "
-			       "original in perf's build-id cache ('perf buildid-cache -a FILE' "
-			       "before rebuilding) or under %s/.build-id",
-			       path, have, want, *sy->debug_dir ? sy->debug_dir : "DEBUG_DIR");
+			       "rebuilt or replaced since, and %s has no copy of the recorded one, "
+			       "so its samples show as addresses; record with the build-id cache "
+			       "on (perfev record's default; 'perf buildid-cache -a FILE' before "
+			       "rebuilding keeps one too), or report the rebuilt file with a new "
+			       "recording",
+			       path, have, want, where);
 	else
 		dso__set_error(d, ENOENT,
-			       "%s: no file with build id %s (%s), nor in the build-id cache or under "
-			       "%s/.build-id; copy the file there, or point the symbolizer's root or "
-			       "debug_dir at it", path, want, perfev_last_error(),
-			       *sy->debug_dir ? sy->debug_dir : "DEBUG_DIR");
+			       "%s: no file with build id %s (%s), and %s has no copy of it, so "
+			       "its samples show as addresses; record with the build-id cache on "
+			       "(perfev record's default), or point the symbolizer's root or "
+			       "debug_dir at the file",
+			       path, want, why, where);
+	if (sy->warn)
+		sy->warn(sy->warn_ctx, d->error ? d->error : perfev_last_error());
 	return -ENOENT;
 }
 
@@ -397,13 +412,87 @@ static int load_from_debug_file(struct perfev_dso *d, const char *dbg, Elf *main
 	return err;
 }
 
+static bool is_file(const char *path)
+{
+	struct stat st;
+
+	return !stat(path, &st) && S_ISREG(st.st_mode);
+}
+
+/*
+ * Whether a cached table of file is still what reading the file would
+ * give: the debug file it came from is there, and, when the file has no
+ * .symtab and its table came from .dynsym, no debug file has appeared
+ * since where debug_file__find() would look (by build id, by the link).
+ */
+static bool cache_fresh(struct perfev_dso *d, const char *file, const uint8_t *id, size_t id_size,
+			const struct symcache_info *ci)
+{
+	struct perfev_symbolizer *sy = d->sy;
+	bool from_debug = ci->sym_file && strcmp(ci->sym_file, file);
+	char p[4096];
+	const char *slash;
+	int n;
+
+	if ((from_debug && !is_file(ci->sym_file)) ||
+	    (ci->dwarf_file && strcmp(ci->dwarf_file, file) && !is_file(ci->dwarf_file)))
+		return false;
+	if (!ci->no_symtab || from_debug)
+		return true;
+	if ((*sy->debug_dir && build_id__path(p, sizeof(p), sy->debug_dir, id, id_size, ".debug") &&
+	     is_file(p)) ||
+	    (*sy->buildid_dir && build_id__path(p, sizeof(p), sy->buildid_dir, id, id_size, "/debug") &&
+	     is_file(p)))
+		return false;
+	if (!ci->debuglink)
+		return true;
+	slash = strrchr(file, '/');
+	n = slash ? (int)(slash - file) : 0;
+	if (((size_t)snprintf(p, sizeof(p), "%.*s/%s", n, file, ci->debuglink) < sizeof(p) &&
+	     is_file(p)) ||
+	    ((size_t)snprintf(p, sizeof(p), "%.*s/.debug/%s", n, file, ci->debuglink) < sizeof(p) &&
+	     is_file(p)))
+		return false;
+	slash = strrchr(d->name, '/');
+	n = slash ? (int)(slash - d->name) : 0;
+	if (*sy->debug_dir &&
+	    (size_t)snprintf(p, sizeof(p), "%s%s%.*s/%s", sy->debug_dir, d->name[0] == '/' ? "" : "/",
+			     n, d->name, ci->debuglink) < sizeof(p) &&
+	    is_file(p))
+		return false;
+	return true;
+}
+
+/* d's table from the symbol cache, when there and fresh; false: read the file. */
+static bool load_cached(struct perfev_dso *d, const char *file, const char *key,
+			const uint8_t *id, size_t id_size)
+{
+	struct symcache_info ci;
+
+	if (symcache__load(d, key, &ci))
+		return false;
+	if (!cache_fresh(d, file, id, id_size, &ci)) {
+		symcache__drop(d);
+		return false;
+	}
+	d->elf_file = strdup(file);
+	d->sym_file = strdup(ci.sym_file ? ci.sym_file : file);
+	d->dwarf_file = ci.dwarf_file ? strdup(ci.dwarf_file) : NULL;
+	if (!d->elf_file || !d->sym_file || (ci.dwarf_file && !d->dwarf_file)) {
+		symcache__drop(d);
+		return false;
+	}
+	return true;
+}
+
 int dso__load_file(struct perfev_dso *d)
 {
 	struct perfev_symbolizer *sy = d->sy;
-	char path[4096], file[4096], dbg[4096];
+	char path[4096], file[4096], dbg[4096], key[2 * BUILD_ID_MAX + 8] = "", link[256] = "";
 	uint8_t id[BUILD_ID_MAX];
 	size_t id_size = 0;
 	struct elf_info info;
+	uint32_t crc;
 	int fd, err, n;
 	Elf *elf;
 
@@ -414,6 +503,19 @@ int dso__load_file(struct perfev_dso *d)
 	err = choose_file(d, path, file, sizeof(file));
 	if (err)
 		return err;
+	if (d->build_id_size) {
+		memcpy(id, d->build_id, d->build_id_size);
+		id_size = d->build_id_size;
+	} else if ((n = perfev_build_id__read(file, id, sizeof(id))) > 0) {
+		id_size = (size_t)n;
+	}
+	/* A table is known by its file's build id: without one, it is read every time. */
+	if (*sy->symcache_dir && id_size) {
+		memcpy(key, "elf-", 4);
+		build_id__hex(id, build_id__trim(id, id_size), key + 4);
+		if (load_cached(d, file, key, id, id_size))
+			return 0;
+	}
 	elf = open_elf(file, &fd);
 	if (!elf) {
 		int e = errno;
@@ -433,12 +535,6 @@ int dso__load_file(struct perfev_dso *d)
 	err = elf_segs__load(d, elf, file);
 	if (err)
 		goto fail;
-	if (d->build_id_size) {
-		memcpy(id, d->build_id, d->build_id_size);
-		id_size = d->build_id_size;
-	} else if ((n = perfev_build_id__read(file, id, sizeof(id))) > 0) {
-		id_size = (size_t)n;
-	}
 	if (info.has_dwarf)
 		d->dwarf_file = strdup(file);
 	/* Without .symtab or DWARF, a separate debug file may have them. */
@@ -462,6 +558,14 @@ int dso__load_file(struct perfev_dso *d)
 			dso__set_error(d, -err, "%s", perfev_last_error());
 			goto out;
 		}
+	}
+	if (!err && d->nsyms && *key) {
+		struct symcache_info ci = { .sym_file = d->sym_file, .dwarf_file = d->dwarf_file,
+					    .no_symtab = !info.has_symtab };
+
+		if (!info.has_symtab && !elf_debuglink(elf, link, sizeof(link), &crc))
+			ci.debuglink = link;
+		symcache__store(d, key, &ci);
 	}
 fail:
 	if (err == -ENOMEM)
@@ -497,4 +601,41 @@ int dso__load_memory(struct perfev_dso *d)
 	/* DWARF reads the same image later. */
 	d->dwarf_elf = elf;
 	return err;
+}
+
+const char *perfev_dso__debug_file(struct perfev_dso *d)
+{
+	char path[4096], dbg[4096];
+	uint8_t id[BUILD_ID_MAX];
+	struct elf_info info;
+	size_t id_size = 0;
+	int fd, n;
+	Elf *elf;
+
+	if (!d || d->kind != DSO_FILE)
+		return NULL;
+	if (d->loaded)
+		return d->nsyms && d->sym_file && d->elf_file && strcmp(d->sym_file, d->elf_file)
+			       ? d->sym_file
+			       : NULL;
+	if (d->debug_tried)
+		return d->debug_file;
+	d->debug_tried = true;
+	if ((size_t)snprintf(path, sizeof(path), "%s%s", d->sy->root, d->name) >= sizeof(path))
+		return NULL;
+	n = perfev_build_id__read(path, id, sizeof(id));
+	if (n > 0)
+		id_size = (size_t)n;
+	/* Only the file the recording saw: a rebuilt one's debug file is another's. */
+	if (d->build_id_size && (!id_size || !build_id__matches(id, id_size, d->build_id,
+								d->build_id_size)))
+		return NULL;
+	elf = open_elf(path, &fd);
+	if (!elf)
+		return NULL;
+	if (!elf__inspect(elf, path, &info) && !info.has_symtab &&
+	    !debug_file__find(d, path, elf, id, id_size, dbg, sizeof(dbg)))
+		d->debug_file = strdup(dbg);
+	close_elf(elf, fd);
+	return d->debug_file;
 }

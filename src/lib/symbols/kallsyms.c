@@ -14,6 +14,7 @@
 #include <unistd.h>
 
 #include "util/internal.h"
+#include "perfev/synth.h"
 #include "symbols/symbols_int.h"
 
 /* KSYM_NAME_LEN is 512; module names 56: a longer name is not from a kernel. */
@@ -177,10 +178,56 @@ fail:
 	return err;
 }
 
+static uint64_t fnv(uint64_t h, const void *p, size_t n)
+{
+	const unsigned char *c = p;
+
+	while (n--)
+		h = (h ^ *c++) * 1099511628211ull;
+	return h;
+}
+
+/*
+ * The running kernel's symbols change with its build, its boot (KASLR
+ * moves them) and its modules: a cached table is known by all three, two
+ * FNV-1a hashes of them (kallsyms-HASH1HASH2).  false when one cannot be
+ * read: no cache then.
+ */
+static bool kernel_key(char *key, size_t size)
+{
+	uint64_t a = 1469598103934665603ull, b = 0x9e3779b97f4a7c15ull;
+	uint8_t id[BUILD_ID_MAX];
+	char boot[64], *mods = NULL;
+	size_t cap = 0;
+	ssize_t n;
+	int fd, idn, bn;
+
+	idn = perfev_build_id__kernel(id, sizeof(id));
+	bn = read_text_file("/proc/sys/kernel/random/boot_id", boot, sizeof(boot));
+	if (idn <= 0 || bn <= 0)
+		return false;
+	/* A kernel built without modules has no /proc/modules: nothing to add then. */
+	fd = open("/proc/modules", O_RDONLY | O_CLOEXEC);
+	if (fd < 0 && errno != ENOENT)
+		return false;
+	n = fd < 0 ? 0 : read_fd_all(fd, &mods, &cap);
+	if (fd >= 0)
+		close(fd);
+	if (n < 0) {
+		free(mods);
+		return false;
+	}
+	a = fnv(fnv(fnv(a, id, (size_t)idn), boot, (size_t)bn), mods ? mods : "", (size_t)n);
+	b = fnv(fnv(fnv(b, mods ? mods : "", (size_t)n), boot, (size_t)bn), id, (size_t)idn);
+	free(mods);
+	snprintf(key, size, "kallsyms-%016llx%016llx", (unsigned long long)a, (unsigned long long)b);
+	return true;
+}
+
 int dso__load_kernel(struct perfev_dso *d)
 {
 	const char *path = d->sy->kallsyms;
-	char *buf = NULL;
+	char *buf = NULL, key[64] = "";
 	size_t cap = 0;
 	ssize_t n;
 	int fd, err;
@@ -188,6 +235,13 @@ int dso__load_kernel(struct perfev_dso *d)
 	d->sym_file = strdup(path);
 	if (!d->sym_file)
 		return -ENOMEM;
+	/* Only the running kernel's own file: a copy named by the caller is read as it is. */
+	if (*d->sy->symcache_dir && !strcmp(path, "/proc/kallsyms") && kernel_key(key, sizeof(key))) {
+		struct symcache_info ci;
+
+		if (!symcache__load(d, key, &ci))
+			return 0;
+	}
 	fd = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK);
 	if (fd < 0) {
 		err = errno;
@@ -204,5 +258,10 @@ int dso__load_kernel(struct perfev_dso *d)
 	}
 	err = kallsyms__parse(d, buf, (size_t)n);
 	free(buf);
+	if (!err && *key) {
+		struct symcache_info ci = { .sym_file = path };
+
+		symcache__store(d, key, &ci);
+	}
 	return err;
 }

@@ -43,11 +43,14 @@ struct perfev_symbolizer *perfev_symbolizer__new(const struct perfev_symbolizer_
 	sy->buildid_dir = o.buildid_dir ? strdup(o.buildid_dir) : cache ? cache : strdup("");
 	sy->kallsyms = dup_or(o.kallsyms, "/proc/kallsyms");
 	sy->jit_dir = dup_or(o.jit_dir, "/tmp");
+	sy->symcache_dir = dup_or(o.symcache_dir, "");
 	sy->no_demangle = o.no_demangle;
 	sy->demangle_params = o.demangle_params;
+	sy->warn = o.warn;
+	sy->warn_ctx = o.warn_ctx;
 	sy->nbuckets = 64;
 	sy->buckets = calloc(sy->nbuckets, sizeof(*sy->buckets));
-	if (!sy->root || !sy->debug_dir || !sy->buildid_dir || !sy->kallsyms || !sy->jit_dir ||
+	if (!sy->root || !sy->debug_dir || !sy->buildid_dir || !sy->kallsyms || !sy->jit_dir || !sy->symcache_dir ||
 	    !sy->buckets) {
 		perfev_symbolizer__delete(sy);
 		return set_error_ptr(ENOMEM, "no memory for a symbolizer");
@@ -58,8 +61,7 @@ struct perfev_symbolizer *perfev_symbolizer__new(const struct perfev_symbolizer_
 static void dso__delete(struct perfev_dso *d)
 {
 	dso__dwarf_close(d);
-	free(d->syms);
-	free(d->segs);
+	symcache__drop(d);
 	arena_free(&d->names);
 	free(d->image);
 	free(d->name);
@@ -67,6 +69,7 @@ static void dso__delete(struct perfev_dso *d)
 	free(d->elf_file);
 	free(d->sym_file);
 	free(d->dwarf_file);
+	free(d->debug_file);
 	free(d);
 }
 
@@ -92,6 +95,7 @@ void perfev_symbolizer__delete(struct perfev_symbolizer *sy)
 	free(sy->buildid_dir);
 	free(sy->kallsyms);
 	free(sy->jit_dir);
+	free(sy->symcache_dir);
 	free(sy);
 }
 

@@ -62,6 +62,8 @@ struct perfev_dso {
 	char *elf_file; /* the file segments (map_ip) came from */
 	char *sym_file; /* the file symbols came from: elf_file or a separate debug file */
 	char *dwarf_file; /* the file with DWARF, when one was found */
+	bool debug_tried; /* perfev_dso__debug_file() before loading */
+	char *debug_file;
 
 	struct perfev_symbol *syms; /* sorted by start, no overlap at starts */
 	size_t nsyms;
@@ -74,6 +76,10 @@ struct perfev_dso {
 	/* DSO_MEMORY: our copy of the image (libelf may convert it in place). */
 	void *image;
 	size_t image_size;
+
+	/* The symbol cache file the table's names are in (mapped), or NULL. */
+	void *sc_map;
+	size_t sc_len;
 
 	/* DWARF, opened on the first srcline/inline question. */
 	bool dwarf_tried;
@@ -89,7 +95,10 @@ struct perfev_symbolizer {
 	char *buildid_dir; /* "" disables */
 	char *kallsyms;
 	char *jit_dir;
+	char *symcache_dir; /* "" disables */
 	bool no_demangle, demangle_params;
+	void (*warn)(void *ctx, const char *msg);
+	void *warn_ctx;
 
 	struct perfev_dso **buckets;
 	size_t nbuckets, ndsos;
@@ -173,8 +182,6 @@ bool file__has_build_id(const char *path, const uint8_t *id, size_t id_size);
 /* Whether a file's build id matches the one recorded (which perf pads to 20 bytes). */
 bool build_id__matches(const uint8_t *file_id, size_t file_size, const uint8_t *want,
 		       size_t want_size);
-/* Lowercase hex of id into buf (2 * size + 1 bytes). */
-void build_id__hex(const uint8_t *id, size_t size, char *buf);
 
 /* Parses kallsyms text into d (DSO_KERNEL). */
 int kallsyms__parse(struct perfev_dso *d, const char *text, size_t len);
@@ -204,6 +211,27 @@ int dso__read_code(struct perfev_dso *d, uint64_t start, uint64_t end, size_t ma
 		   struct dso_code *out);
 /* d's build id: the recorded one, else its file's; the length or -ENOENT. */
 int dso__build_id(struct perfev_dso *d, uint8_t *id, size_t size);
+
+/* ---- the symbol cache (symcache.c) ---- */
+
+/* What a cached table says beyond its symbols and segments; strings point into the cache file. */
+struct symcache_info {
+	const char *sym_file, *dwarf_file;
+	const char *debuglink; /* the file's .gnu_debuglink name, when it has no .symtab */
+	bool no_symtab;	       /* the file has no .symtab: a debug file found later is better */
+};
+/*
+ * Fills d's symbols and segments from a cache file's bytes (img must
+ * outlive d's table: names point into it).  0, -PERFEV_ERR_FORMAT when any
+ * check fails (d unchanged), or -ENOMEM.
+ */
+int symcache__parse(struct perfev_dso *d, const void *img, size_t len, struct symcache_info *info);
+/* The cached table named key, mapped, into d; 0, or -ENOENT (none, or unusable), -ENOMEM. */
+int symcache__load(struct perfev_dso *d, const char *key, struct symcache_info *info);
+/* Writes d's table (just loaded) under key; failures are silent: the cache is an optimization. */
+void symcache__store(struct perfev_dso *d, const char *key, const struct symcache_info *info);
+/* Drops a table symcache__load() gave d. */
+void symcache__drop(struct perfev_dso *d);
 
 /* DWARF teardown (dwarf.c). */
 void dso__dwarf_close(struct perfev_dso *d);

@@ -318,7 +318,7 @@ void sym_builder__abort(struct sym_builder *b)
 
 void dso__set_error(struct perfev_dso *d, int err, const char *fmt, ...)
 {
-	char buf[1024];
+	char buf[2048];
 	va_list ap;
 
 	va_start(ap, fmt);

@@ -48,7 +48,12 @@ void *set_error_ptr(int err, const char *fmt, ...) PRINTF_LIKE(2, 3);
  * is doubled (from 16) until it holds them; false (nothing changed) when
  * the size would overflow or memory runs out.
  */
-bool array_grow(void **arr, size_t *cap, size_t need, size_t elem);
+bool array_grow_slow(void **arr, size_t *cap, size_t need, size_t elem);
+/* Inline where there is room already, as there nearly always is: it runs per record and frame. */
+static inline bool array_grow(void **arr, size_t *cap, size_t need, size_t elem)
+{
+	return need <= *cap || array_grow_slow(arr, cap, need, elem);
+}
 /*
  * A zeroed table of n elements whose big instances come with their pages in
  * place (for hash slots, read at random before written); freed only with

@@ -94,7 +94,7 @@ int read_u64_file(const char *path, uint64_t *val)
 	return 0;
 }
 
-bool array_grow(void **arr, size_t *cap, size_t need, size_t elem)
+bool array_grow_slow(void **arr, size_t *cap, size_t need, size_t elem)
 {
 	size_t n = *cap ? *cap : 16, bytes;
 	void *p;

@@ -1,0 +1,358 @@
+/*
+ * The symbol cache: a table read from its cache file answers exactly as
+ * the one parsed from the ELF file (every symbol, the segments, the
+ * files); damaged, truncated, foreign or stale cache files are not used
+ * (the file is read again and the cache rewritten); a stripped file whose
+ * table came from .dynsym is read again once its debug file appears.
+ */
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <setjmp.h>
+#include <cmocka.h>
+
+#include <fcntl.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "perfev/perfev.h"
+#include "symbols/symbols_int.h"
+
+#if defined(__GNUC__) && !defined(__clang__)
+#pragma GCC diagnostic ignored "-Wformat-truncation"
+#endif
+
+static char symtest[1024], tmp[256];
+
+static void sh(const char *fmt, ...)
+{
+	char cmd[8192];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(cmd, sizeof(cmd), fmt, ap);
+	va_end(ap);
+	assert_int_equal(system(cmd), 0);
+}
+
+static struct perfev_symbolizer *new_sy(const char *cache, const char *debug_dir)
+{
+	struct perfev_symbolizer_opts o = { .sz = sizeof(o), .symcache_dir = cache,
+					    .debug_dir = debug_dir, .buildid_dir = "" };
+	struct perfev_symbolizer *sy = perfev_symbolizer__new(&o);
+
+	assert_non_null(sy);
+	return sy;
+}
+
+static struct perfev_dso *dso_of(struct perfev_symbolizer *sy, const char *path)
+{
+	uint8_t id[PERFEV_BUILD_ID_MAX];
+	int n = perfev_build_id__read(path, id, sizeof(id));
+	struct perfev_dso *d;
+
+	assert_true(n > 0);
+	d = perfev_symbolizer__dso(sy, path, id, (size_t)n);
+	assert_non_null(d);
+	perfev_dso__error(d); /* loads it */
+	return d;
+}
+
+/* The two tables answer alike, symbol by symbol and through map_ip. */
+static void same(struct perfev_dso *a, struct perfev_dso *b)
+{
+	assert_int_equal(a->nsyms, b->nsyms);
+	assert_true(a->nsyms > 0);
+	for (size_t i = 0; i < a->nsyms; i++) {
+		const struct perfev_symbol *x = perfev_dso__find_symbol(a, a->syms[i].start);
+		const struct perfev_symbol *y = perfev_dso__find_symbol(b, a->syms[i].start);
+
+		assert_int_equal(a->syms[i].start, b->syms[i].start);
+		assert_int_equal(a->syms[i].size, b->syms[i].size);
+		assert_string_equal(a->syms[i].raw_name, b->syms[i].raw_name);
+		assert_non_null(x);
+		assert_non_null(y);
+		assert_string_equal(x->name, y->name);
+	}
+	assert_int_equal(a->nsegs, b->nsegs);
+	assert_int_equal(a->seg_offsets_known, b->seg_offsets_known);
+	for (uint64_t off = 0; off < 0x4000; off += 0x321)
+		assert_int_equal(perfev_dso__map_ip(a, 0x7f0000001000 + off, 0x7f0000000000, 0x1000),
+				 perfev_dso__map_ip(b, 0x7f0000001000 + off, 0x7f0000000000, 0x1000));
+	assert_string_equal(perfev_dso__symbol_file(a), perfev_dso__symbol_file(b));
+}
+
+/* The cache file of elf's table: CACHE/symbols-v1/<this code's id>-elf-<elf's build id>. */
+static void cache_file(char *out, size_t size, const char *cache, const char *elf)
+{
+	uint8_t id[PERFEV_BUILD_ID_MAX];
+	char hex[2 * PERFEV_BUILD_ID_MAX + 1], cmd[1500];
+	int n = perfev_build_id__read(elf, id, sizeof(id));
+	FILE *f;
+
+	assert_true(n > 0);
+	build_id__hex(id, (size_t)n, hex);
+	snprintf(cmd, sizeof(cmd), "ls -d '%s'/symbols-v1/*-elf-%s 2>/dev/null", cache, hex);
+	f = popen(cmd, "r");
+	assert_non_null(f);
+	if (!fgets(out, (int)size, f))
+		out[0] = 0;
+	pclose(f);
+	out[strcspn(out, "\n")] = 0;
+	assert_true(out[0] != 0);
+}
+
+static void test_round_trip(void **state)
+{
+	static const char *const bins[] = { "pie", "libsym.so", "cxx", "inline" };
+	char cache[512], elf[1200], file[1200];
+	(void)state;
+
+	snprintf(cache, sizeof(cache), "%s/rt", tmp);
+	for (size_t i = 0; i < sizeof(bins) / sizeof(bins[0]); i++) {
+		struct perfev_symbolizer *plain = new_sy(NULL, "/nonexistent");
+		struct perfev_symbolizer *first = new_sy(cache, "/nonexistent");
+		struct perfev_symbolizer *second = new_sy(cache, "/nonexistent");
+		struct perfev_dso *a, *b, *c;
+
+		snprintf(elf, sizeof(elf), "%s/%s", symtest, bins[i]);
+		a = dso_of(plain, elf);
+		b = dso_of(first, elf); /* parsed, and written */
+		cache_file(file, sizeof(file), cache, elf);
+		assert_int_equal(access(file, R_OK), 0);
+		assert_null(b->sc_map);
+		c = dso_of(second, elf); /* from the cache */
+		assert_non_null(c->sc_map);
+		same(a, b);
+		same(a, c);
+		perfev_symbolizer__delete(plain);
+		perfev_symbolizer__delete(first);
+		perfev_symbolizer__delete(second);
+	}
+}
+
+/* A cache file that fails its checks is ignored, then replaced by a good one. */
+static void test_damaged(void **state)
+{
+	char cache[512], elf[1200], file[1200], saved[1300];
+	struct stat st;
+	(void)state;
+
+	snprintf(cache, sizeof(cache), "%s/dmg", tmp);
+	snprintf(elf, sizeof(elf), "%s/pie", symtest);
+	struct perfev_symbolizer *plain = new_sy(NULL, "/nonexistent");
+	struct perfev_dso *ref = dso_of(plain, elf);
+
+	perfev_symbolizer__delete(new_sy(cache, "/nonexistent"));
+	struct perfev_symbolizer *w = new_sy(cache, "/nonexistent");
+
+	dso_of(w, elf);
+	perfev_symbolizer__delete(w);
+	cache_file(file, sizeof(file), cache, elf);
+	snprintf(saved, sizeof(saved), "%s.good", file);
+	sh("cp '%s' '%s'", file, saved);
+	assert_int_equal(stat(file, &st), 0);
+	/*
+	 * Each damage: the magic, the version, the symbol count, the first name's
+	 * offset (past the names), the second symbol before the first, the end.
+	 */
+	static const char *const damage[] = {
+		"printf 'X' | dd of='%s' bs=1 seek=0 conv=notrunc 2>/dev/null",
+		"printf '\\377' | dd of='%s' bs=1 seek=8 conv=notrunc 2>/dev/null",
+		"printf '\\377\\377\\377\\177' | dd of='%s' bs=1 seek=28 conv=notrunc 2>/dev/null",
+		"printf '\\377\\377\\377\\177' | dd of='%s' bs=1 seek=104 conv=notrunc 2>/dev/null",
+		"head -c 8 /dev/zero | dd of='%s' bs=1 seek=112 conv=notrunc 2>/dev/null",
+		"truncate -s -1 '%s'",
+		"printf 'x' >> '%s'",
+	};
+	for (size_t i = 0; i < sizeof(damage) / sizeof(damage[0]); i++) {
+		char cmd[4096];
+
+		sh("cp '%s' '%s'", saved, file);
+		snprintf(cmd, sizeof(cmd), damage[i], file);
+		sh("%s", cmd);
+		struct perfev_symbolizer *sy = new_sy(cache, "/nonexistent");
+		struct perfev_dso *d = dso_of(sy, elf);
+
+		assert_null(d->sc_map);
+		same(ref, d);
+		perfev_symbolizer__delete(sy);
+		/* Rewritten: the next reading maps it. */
+		sy = new_sy(cache, "/nonexistent");
+		d = dso_of(sy, elf);
+		assert_non_null(d->sc_map);
+		perfev_symbolizer__delete(sy);
+	}
+	perfev_symbolizer__delete(plain);
+}
+
+/* The parser alone, over bytes in memory: every truncation is refused, never read past. */
+static void test_parse_bounds(void **state)
+{
+	char cache[512], elf[1200], file[1200];
+	unsigned char *img;
+	struct symcache_info ci;
+	struct stat st;
+	int fd;
+	(void)state;
+
+	snprintf(cache, sizeof(cache), "%s/bounds", tmp);
+	snprintf(elf, sizeof(elf), "%s/libsym.so", symtest);
+	struct perfev_symbolizer *sy = new_sy(cache, "/nonexistent");
+
+	dso_of(sy, elf);
+	perfev_symbolizer__delete(sy);
+	cache_file(file, sizeof(file), cache, elf);
+	fd = open(file, O_RDONLY);
+	assert_true(fd >= 0);
+	assert_int_equal(fstat(fd, &st), 0);
+	img = malloc((size_t)st.st_size);
+	assert_int_equal(read(fd, img, (size_t)st.st_size), st.st_size);
+	close(fd);
+	sy = new_sy(NULL, "/nonexistent");
+	struct perfev_dso *d = perfev_symbolizer__dso(sy, "/x", NULL, 0);
+
+	for (size_t len = 0; len < (size_t)st.st_size; len++) {
+		unsigned char *cut = malloc(len ? len : 1);
+
+		memcpy(cut, img, len);
+		assert_int_equal(symcache__parse(d, cut, len, &ci), -PERFEV_ERR_FORMAT);
+		free(cut);
+	}
+	assert_int_equal(symcache__parse(d, img, (size_t)st.st_size, &ci), 0);
+	assert_true(d->nsyms > 0);
+	perfev_symbolizer__delete(sy); /* frees the table; img is ours */
+	free(img);
+}
+
+/* A stripped file's table from .dynsym is read again once its debug file is there. */
+static void test_debug_file_appears(void **state)
+{
+	char cache[512], dir[512], bin[1200], dbg[1200];
+	(void)state;
+
+	snprintf(cache, sizeof(cache), "%s/strip", tmp);
+	snprintf(dir, sizeof(dir), "%s/stripdir", tmp);
+	snprintf(bin, sizeof(bin), "%s/libsym.so", dir);
+	snprintf(dbg, sizeof(dbg), "%s/.debug/libsym.so.debug", dir);
+	/* A stripped library: its .dynsym has its exported functions, the debug file all. */
+	sh("mkdir -p '%s/.debug' && objcopy --only-keep-debug '%s/libsym.so' '%s' && "
+	   "objcopy --strip-all --add-gnu-debuglink='%s' '%s/libsym.so' '%s' && mv '%s' '%s/kept'",
+	   dir, symtest, dbg, dbg, symtest, bin, dbg, dir);
+	struct perfev_symbolizer *sy = new_sy(cache, "/nonexistent");
+	struct perfev_dso *d = dso_of(sy, bin);
+	size_t dynsym_only = d->nsyms;
+
+	assert_string_equal(perfev_dso__symbol_file(d), bin);
+	perfev_symbolizer__delete(sy);
+	sy = new_sy(cache, "/nonexistent");
+	d = dso_of(sy, bin);
+	assert_non_null(d->sc_map);
+	assert_int_equal(d->nsyms, dynsym_only);
+	perfev_symbolizer__delete(sy);
+	/* Its debug file installed (found by .gnu_debuglink): the cached table is stale. */
+	sh("cp '%s/kept' '%s'", dir, dbg);
+	sy = new_sy(cache, "/nonexistent");
+	d = dso_of(sy, bin);
+	assert_null(d->sc_map);
+	assert_string_equal(perfev_dso__symbol_file(d), dbg);
+	assert_true(d->nsyms > dynsym_only);
+	perfev_symbolizer__delete(sy);
+	/* Now cached from the debug file; removing that makes it stale again. */
+	sy = new_sy(cache, "/nonexistent");
+	d = dso_of(sy, bin);
+	assert_non_null(d->sc_map);
+	assert_string_equal(perfev_dso__symbol_file(d), dbg);
+	perfev_symbolizer__delete(sy);
+	sh("rm '%s'", dbg);
+	sy = new_sy(cache, "/nonexistent");
+	d = dso_of(sy, bin);
+	assert_null(d->sc_map);
+	assert_int_equal(d->nsyms, dynsym_only);
+	perfev_symbolizer__delete(sy);
+}
+
+/* The kernel's table: cached for the running kernel, the same symbols. */
+static void test_kernel(void **state)
+{
+	char cache[512];
+	(void)state;
+
+	snprintf(cache, sizeof(cache), "%s/kernel", tmp);
+	struct perfev_symbolizer *plain = new_sy(NULL, NULL);
+	struct perfev_dso *a = perfev_symbolizer__kernel(plain);
+
+	if (perfev_dso__error(a)) {
+		perfev_symbolizer__delete(plain);
+		skip(); /* kernel addresses hidden here: nothing to cache */
+		return;
+	}
+	struct perfev_symbolizer *w = new_sy(cache, NULL);
+	struct perfev_dso *b = perfev_symbolizer__kernel(w);
+
+	assert_null(perfev_dso__error(b));
+	assert_null(b->sc_map);
+	struct perfev_symbolizer *r = new_sy(cache, NULL);
+	struct perfev_dso *c = perfev_symbolizer__kernel(r);
+
+	assert_null(perfev_dso__error(c));
+	assert_non_null(c->sc_map);
+	assert_int_equal(a->nsyms, c->nsyms);
+	for (size_t i = 0; i < a->nsyms; i++) {
+		assert_int_equal(a->syms[i].start, c->syms[i].start);
+		assert_int_equal(a->syms[i].size, c->syms[i].size);
+		assert_string_equal(a->syms[i].raw_name, c->syms[i].raw_name);
+		assert_true((a->syms[i].name == NULL) == (c->syms[i].name == NULL));
+		if (a->syms[i].name)
+			assert_string_equal(a->syms[i].name, c->syms[i].name);
+	}
+	perfev_symbolizer__delete(plain);
+	perfev_symbolizer__delete(w);
+	perfev_symbolizer__delete(r);
+}
+
+static int setup(void **state)
+{
+	char exe[1000], *slash;
+	ssize_t n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
+	(void)state;
+
+	if (n <= 0)
+		return -1;
+	exe[n] = 0;
+	slash = strrchr(exe, '/');
+	*slash = 0;
+	snprintf(symtest, sizeof(symtest), "%s/symtest", exe);
+	snprintf(tmp, sizeof(tmp), "/tmp/perfev-symcache-XXXXXX");
+	if (!mkdtemp(tmp))
+		return -1;
+	if (access(symtest, R_OK)) {
+		fprintf(stderr, "%s: missing; build it with 'make tests'\n", symtest);
+		return -1;
+	}
+	return 0;
+}
+
+static int teardown(void **state)
+{
+	(void)state;
+	sh("rm -rf '%s'", tmp);
+	return 0;
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_round_trip),
+		cmocka_unit_test(test_damaged),
+		cmocka_unit_test(test_parse_bounds),
+		cmocka_unit_test(test_debug_file_appears),
+		cmocka_unit_test(test_kernel),
+	};
+
+	return cmocka_run_group_tests(tests, setup, teardown);
+}
