@@ -35,6 +35,14 @@ static bool add_key(struct report_opts *o, int k)
 	return true;
 }
 
+static bool has_key(const struct report_opts *o, int k)
+{
+	for (int i = 0; i < o->nr_keys; i++)
+		if ((int)o->keys[i] == k)
+			return true;
+	return false;
+}
+
 static bool parse_sort(struct report_opts *o, const char *arg)
 {
 	char *dup = strdup(arg), *save = NULL;
@@ -134,6 +142,10 @@ static bool parse_graph(struct report_opts *o, const char *arg)
 
 enum { OPT_STDIO = 256, OPT_CHILDREN, OPT_NO_CHILDREN, OPT_LIMIT, OPT_INLINE };
 
+/* perf report's -g without a value */
+#define GRAPH_DEFAULT "graph,0.5,caller"
+
+
 static const struct opt report_table[] = {
 	OPT_GROUP(opt_input),
 	{ OPT_STDIO, "stdio", .help = "text output (the only one; accepted for perf's habit)" },
@@ -143,11 +155,15 @@ static const struct opt report_table[] = {
 		  "call graphs)" },
 	{ OPT_NO_CHILDREN, "no-children", .help = "charge each sample only to where it was taken" },
 	{ 'g', "call-graph", .arg = "MODE", .comp = COMP_WORDS,
-	  .words = "graph,flat,folded,none,caller,callee",
+	  .words = "graph,flat,folded,none,caller,callee", .defval = GRAPH_DEFAULT,
 	  .help = "call graphs below each entry, comma-separated: graph, flat, folded or none; caller "
 		  "or callee order; a threshold in percent (default graph,0.5, caller with --children, "
-		  "callee without)" },
-	{ OPT_LIMIT, "percent-limit", .arg = "P", .help = "leave out entries below P percent" },
+		  "callee without; -g alone: " GRAPH_DEFAULT ")" },
+	{ 'G', "inverted", .help = "caller-first call graphs (-g caller)" },
+	{ OPT_LIMIT, "percent-limit", .arg = "P",
+	  .help = "leave out entries, and call-graph branches, below P percent" },
+	{ 'S', "symbols", .arg = "LIST",
+	  .help = "only entries of these symbols (names, comma-separated)" },
 	OPT_GROUP_ONLY(opt_sort, "F"),
 	OPT_GROUP(opt_filters),
 	{ OPT_INLINE, "inline", .help = "show inlined functions as frames of their own" },
@@ -172,6 +188,10 @@ static bool set_option(void *ctx, int key, const char *arg)
 		return true;
 	case 'g':
 		return parse_graph(o, arg);
+	case 'G':
+		o->caller = true;
+		o->order_set = true;
+		return true;
 	case OPT_LIMIT:
 		o->percent_limit = strtod(arg, &end);
 		if (end == arg || (*end && strcmp(end, "%")) || o->percent_limit < 0 ||
@@ -179,6 +199,11 @@ static bool set_option(void *ctx, int key, const char *arg)
 			cli_error("--percent-limit expects a percentage between 0 and 100, not '%s'", arg);
 			return false;
 		}
+		/* As perf: the call graphs' threshold too (a later -g threshold wins). */
+		o->graph_threshold = o->percent_limit;
+		return true;
+	case 'S':
+		o->symbols = arg;
 		return true;
 	case OPT_INLINE:
 		o->inlines = true;
@@ -190,8 +215,8 @@ static bool set_option(void *ctx, int key, const char *arg)
 const struct opt_cmd report_cmd = {
 	.name = "report",
 	.summary = "show where the samples of a perf.data file went",
-	.synopsis = "[-i FILE] [--stdio] [-s KEYS] [--children | --no-children] [-g MODE] "
-		    "[--percent-limit P] [-F FIELDS] [filters]",
+	.synopsis = "[-i FILE] [--stdio] [-s KEYS] [--children | --no-children] [-g [MODE]] [-G] "
+		    "[--percent-limit P] [-S SYMBOLS] [-F FIELDS] [filters]",
 	.opts = report_table,
 	.set = set_option,
 	.operands = OPERANDS_NONE,
@@ -223,6 +248,10 @@ static bool parse_args(int argc, char **argv, struct report_opts *o, bool *no_de
 		add_key(o, KEY_COMM);
 		add_key(o, KEY_DSO);
 		add_key(o, KEY_SYM);
+	}
+	if (o->symbols && !has_key(o, KEY_SYM)) {
+		cli_error("-S picks entries by their symbol: sort by sym too (-s ...,sym)");
+		goto out;
 	}
 	ok = true;
 out:

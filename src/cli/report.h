@@ -47,6 +47,7 @@ struct report_opts {
 	bool order_set;
 	double graph_threshold; /* percent */
 	double percent_limit;
+	const char *symbols; /* -S: only entries of these symbols, comma-separated; NULL: all */
 	struct perfev_sample_filter *filter; /* --comm, --pid, --tid, --dso, --event, --time; NULL: none */
 	bool inlines;
 	bool quiet;

@@ -260,36 +260,58 @@ static void reverse(uint32_t *a, size_t n)
 	}
 }
 
-/* Chains from node down to each descendant that ends samples (children mode, caller order). */
-static void add_descendants(struct gctx *g, uint32_t node, size_t base)
+/* The child of merged node m for frame, made when missing; NONE when out of memory. */
+static uint32_t cnode_child(struct chains *c, uint32_t m, uint32_t frame)
 {
+	uint32_t k;
+
+	for (k = c->n[m].first_child; k != NONE; k = c->n[k].next_sibling)
+		if (c->n[k].frame == frame)
+			return k;
+	k = cnode_new(c, frame);
+	if (k == NONE)
+		return NONE;
+	c->n[k].next_sibling = c->n[m].first_child;
+	c->n[m].first_child = k;
+	return k;
+}
+
+/*
+ * The stacks from node down to where each of its descendants' samples were
+ * taken (children mode, caller order), merged by frame with those of the
+ * entry's other nodes.  Nothing is left out here, however light: a branch
+ * light in one node's subtree may be heavy once merged with the others', and
+ * perf hides branches below the threshold only when printing.
+ */
+static void add_descendants(struct gctx *g, uint32_t node)
+{
+	const struct perfev_profile_node *n = perfev_profile__node(g->p, node);
+	uint64_t below = n->total - n->self;
+	uint32_t top;
 	size_t sp = 0;
 
-	for (uint32_t c = perfev_profile__node(g->p, node)->first_child; c != NONE;
-	     c = perfev_profile__node(g->p, c)->next_sibling) {
-		if (!stack_push(g, &sp, c))
+	if (!below)
+		return;
+	top = cnode_child(&g->c, 0, n->frame);
+	if (top == NONE)
+		return;
+	g->c.n[0].weight += below;
+	g->c.n[top].weight += below;
+	for (uint32_t c = n->first_child; c != NONE; c = perfev_profile__node(g->p, c)->next_sibling)
+		if (!stack_push(g, &sp, c) || !stack_push(g, &sp, top))
 			return;
-	}
 	while (sp) {
-		uint32_t v = g->stack[--sp];
-		const struct perfev_profile_node *n = perfev_profile__node(g->p, v);
-		size_t len;
+		uint32_t parent = g->stack[--sp], v = g->stack[--sp], m;
+		const struct perfev_profile_node *vn = perfev_profile__node(g->p, v);
 
-		len = path_to(g, v);
-		/*
-		 * A descendant below the threshold cannot make a visible branch, nor can
-		 * its own; its weight still counts for its callers' (perf hides such
-		 * branches only when printing), not as chains ending there.
-		 */
-		if (n->total < g->min) {
-			if (g->o->graph == GRAPH_GRAPH && len >= base)
-				chain_add(&g->c, g->path + base - 1, len - base, n->total, false);
-			continue;
-		}
-		if (n->self && len > base)
-			chain_add(&g->c, g->path + base - 1, len - base + 1, n->self, true);
-		for (uint32_t c = n->first_child; c != NONE; c = perfev_profile__node(g->p, c)->next_sibling)
-			if (!stack_push(g, &sp, c))
+		m = cnode_child(&g->c, parent, vn->frame);
+		if (m == NONE)
+			return;
+		g->c.n[m].weight += vn->total;
+		g->c.n[m].ends += vn->self;
+		for (uint32_t c = vn->first_child; c != NONE;
+		     c = perfev_profile__node(g->p, c)->next_sibling)
+			if (!stack_push(g, &sp, c) || !stack_push(g, &sp, m))
 				return;
 	}
 }
@@ -342,10 +364,10 @@ static void add_children_chains(struct gctx *g, const struct perfev_profile_tabl
 	}
 	if (!outermost(g->p, t, node, idx))
 		return;
-	len = path_to(g, node);
 	if (g->o->caller) {
-		add_descendants(g, node, len);
+		add_descendants(g, node);
 	} else {
+		len = path_to(g, node);
 		reverse(g->path, len);
 		chain_add(&g->c, g->path, len, n->total, true);
 	}

@@ -111,7 +111,10 @@ for c in $cmds; do
 		st=$?
 		check "$c: a near miss ($typo) exits 1 and suggests $long" sh -c "[ $st = 1 ] && grep -q \"unknown option '$typo'; did you mean .*'$long'\" '$TMP/err'"
 	fi
-	val=$(awk '$2 == "value" { print $1; exit }' "$TMP/help.opts")
+	# (an option whose value is optional, "-g [MODE]", takes its default instead)
+	val=$(awk '$2 == "value" { print $1 }' "$TMP/help.opts" | while read -r o; do
+		grep -qE -- "(^| )$o(, --[a-z-]+)? \[" "$TMP/h" || { echo "$o"; break; }
+	done)
 	if [ -n "$val" ]; then
 		timeout 20 "$PERFEV" $c "$val" 2>"$TMP/err" >/dev/null
 		st=$?
