@@ -37,7 +37,7 @@ bad_opt "-m that is not a power of two" "power of two" -m 3 -- true
 bad_opt "-F and -c together" "alternatives" -F 100 -c 1000 -- true
 bad_opt "an unknown call-graph mode" "fp or dwarf" --call-graph lbr -- true
 bad_opt "an unknown event" "cpu-clock" -e cpu-clok -- true
-bad_opt "-p with a command" "cannot be combined" -p 1 -- true
+bad_opt "-p with -a" "cannot be combined" -p 1 -a
 bad_opt "an unknown option" "unknown option" --frobnicate -- true
 "$PERFEV" record -o "$TMP/x.data" -- /nonexistent/perfev-missing 2>"$TMP/err"
 check "a missing command exits 127" [ $? = 127 ]
