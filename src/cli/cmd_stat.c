@@ -39,8 +39,7 @@ struct stat_opts {
 };
 
 enum {
-	OPT_JSON = 256,
-	OPT_PER_THREAD,
+	OPT_PER_THREAD = 256,
 	OPT_PER_CORE,
 	OPT_PER_DIE,
 	OPT_PER_SOCKET,
@@ -70,7 +69,7 @@ static const struct opt stat_table[] = {
 	{ 'r', "repeat", .arg = "N", .help = "run the command N times; show mean and variation" },
 	{ OPT_METRIC_ONLY, "metric-only", .help = "only the derived metrics, a column each, as perf" },
 	{ 'x', "field-separator", .arg = "SEP", .help = "CSV output with separator SEP" },
-	{ OPT_JSON, "json", .help = "JSON output (results and errors)", .flags = OPT_JSON_ERRORS },
+	{ 'j', "json", .help = "JSON output (results and errors)", .flags = OPT_JSON_ERRORS },
 	OPT_GROUP(opt_output),
 	OPT_HELP('o', "write the results to FILE instead of stderr"),
 	{ 'i', "no-inherit", .help = "do not count the command's child processes" },
@@ -129,7 +128,7 @@ static bool set_option(void *ctx, int key, const char *arg)
 		}
 		o->sep = arg;
 		return true;
-	case OPT_JSON:
+	case 'j':
 		o->json = true;
 		return true;
 	case 'i':
@@ -146,7 +145,7 @@ const struct opt_cmd stat_cmd = {
 	.synopsis = "[-e EVENTS] [-d] [-p PID | -a | -C CPUS] [-G CGROUP] "
 		    "[-A | --per-thread | --per-core|die|socket|node] "
 		    "[-I MS [--interval-count N]] [--timeout MS] [-r N] [--metric-only] "
-		    "[-x SEP | --json] [-o FILE] [-i] [-v] [-- COMMAND [ARGS...]]",
+		    "[-x SEP | -j] [-o FILE] [-i] [-v] [-- COMMAND [ARGS...]]",
 	.opts = stat_table,
 	.set = set_option,
 	.operands = OPERANDS_COMMAND,

@@ -311,6 +311,13 @@ static void prescan_json(const struct opt_item *items, int n, int argc, char **a
 		int nr_match;
 		const struct opt_item *m;
 
+		/* "-j" alone, as perf stat's */
+		if (w[0] == '-' && w[1] && w[1] != '-' && !w[2]) {
+			m = find_short(items, n, w[1]);
+			if (m && (m->o->flags & OPT_JSON_ERRORS))
+				cli_json_errors = true;
+			continue;
+		}
 		if (strncmp(w, "--", 2) || !w[2])
 			continue;
 		m = find_long(items, n, w + 2, eq ? (size_t)(eq - w - 2) : strlen(w + 2), &nr_match);

@@ -182,12 +182,10 @@ static void print_human_row(struct stat_printer *pr, const struct srow *r, doubl
 	aggr_prefix(pr, r, group, sizeof(group));
 	fputs(prefix, f);
 	fputs(group, f);
-	if (perfev_evsel__open_status(r->ev)) {
-		fprintf(f, "%18s      %s\n", "<not supported>", name);
-		return;
-	}
-	if (!r->counted) {
-		fprintf(f, "%18s      %s\n", "<not counted>", name);
+	/* The unit even without a count, as perf: "<not counted> msec task-clock". */
+	if (perfev_evsel__open_status(r->ev) || !r->counted) {
+		fprintf(f, "%18s %s %s\n", perfev_evsel__open_status(r->ev) ? "<not supported>" : "<not counted>",
+			stat_is_clock(a) ? "msec" : "    ", name);
 		return;
 	}
 	if (stat_is_clock(a)) {
