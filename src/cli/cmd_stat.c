@@ -321,7 +321,9 @@ static int open_list(struct perfev_evlist *el, const struct stat_opts *o, pid_t 
 {
 	struct perfev_open_opts oo = { .sz = sizeof(oo), .skip_unsupported = true };
 
-	cli_target__open_opts(&o->a.target, child, child > 0 && !o->no_inherit, &oo);
+	/* Only the command's children, never -p's (a command then only bounds the count). */
+	cli_target__open_opts(&o->a.target, child, child > 0 && o->a.target.pid <= 0 && !o->no_inherit,
+			      &oo);
 	return perfev_evlist__open(el, &oo);
 }
 

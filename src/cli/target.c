@@ -68,7 +68,7 @@ void cli_target__open_opts(const struct cli_target *t, pid_t child, bool inherit
 	/* With -p, a command only bounds the measurement (perf's -p PID -- sleep N): it is not measured. */
 	o->pid = t->pid > 0 ? (pid_t)t->pid : child;
 	o->attach_all_threads = t->pid > 0;
-	o->inherit = inherit && t->pid <= 0;
+	o->inherit = inherit;
 	o->enable_on_exec = child > 0 && t->pid <= 0;
 	/* As perf: a user kept from the kernel measures user space rather than nothing. */
 	o->fallback_user_only = true;
