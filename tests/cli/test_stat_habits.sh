@@ -69,13 +69,15 @@ if same and not sort:
     for a, b in zip(p, o):
         if a[1] not in ("task-clock", "cpu-clock") or a[3] == b[3] == "<not counted>":
             continue
-        if a[4] is None or b[4] is None:
+        # An interval in which one tool counted nothing ("<not counted>") and the other a little
+        # (the command's exec fell on either side of its end) is 0 against that little.
+        x, y = (0.0 if r[3] == "<not counted>" else float(r[4]) if r[4] else None for r in (a, b))
+        if x is None or y is None:
             print("    %s %s: CPUs utilized: perf %s, perfev %s" % (a[0], a[1], a[4], b[4]))
             bad = True
             continue
-        x, y = float(a[4]), float(b[4])
         # (a command of a few ms: its start dominates the elapsed time, its count is what agrees)
-        cx, cy = float(a[3].replace(",", "")), float(b[3].replace(",", ""))
+        cx, cy = (0.0 if r[3] == "<not counted>" else float(r[3].replace(",", "")) for r in (a, b))
         if abs(x - y) > 0.25 * x + 0.15 and abs(cx - cy) > 0.25 * cx + 30:
             print("    %s %s: CPUs utilized: perf %s, perfev %s; msec: perf %s, perfev %s" %
                   (a[0], a[1], x, y, cx, cy))
