@@ -60,11 +60,11 @@ TOOL     := $(BUILD)/perfev
 COMPLETION := $(BUILD)/completion/perfev
 MAP      := src/lib/libperfev.map
 
-.PHONY: all lib tool tests helpers symtest bench examples check check-fast check-san check-tsan demo install \
-        uninstall fuzz fuzz-smoke setup clean
+.PHONY: all lib tool man tests helpers symtest bench examples check check-fast check-san check-tsan demo \
+        install uninstall fuzz fuzz-smoke setup clean
 .DEFAULT_GOAL := all
 
-all: lib tool examples
+all: lib tool examples man
 lib: $(STATIC) $(SHARED) $(BUILD)/perfev.pc
 tool: $(TOOL) $(COMPLETION)
 tests: $(TESTS) $(HELPERS) $(TOOL) $(UNWIND_BINS)
@@ -113,6 +113,14 @@ $(TOOL): $(CLI_OBJS) $(STATIC)
 $(COMPLETION): $(TOOL)
 	@mkdir -p $(dir $@)
 	$(TOOL) completion bash >$@.tmp && mv $@.tmp $@
+
+# Man pages made from the guides in docs/ (written once, in markdown): docs/selfmon.md is
+# libperfev-selfmon(3).
+MANPAGES := $(BUILD)/man/libperfev-selfmon.3
+man: $(MANPAGES)
+$(BUILD)/man/libperfev-selfmon.3: docs/selfmon.md scripts/md2man.sh
+	@mkdir -p $(dir $@)
+	sh scripts/md2man.sh libperfev-selfmon 3 $(VERSION) $< >$@.tmp && mv $@.tmp $@
 
 # Tests sit beside what they test: tests/CONCERN/test_NAME.c for src/lib/CONCERN/.
 LIB_TESTS := $(filter-out $(BUILD)/tests/cli/%,$(TESTS))
@@ -323,13 +331,13 @@ install: all
 	install -d $(DESTDIR)$(BASHCOMPDIR)
 	install -m 644 $(COMPLETION) $(DESTDIR)$(BASHCOMPDIR)/perfev
 	install -m 644 docs/*.1 $(DESTDIR)$(MANDIR)/man1/
-	install -m 644 docs/*.3 $(DESTDIR)$(MANDIR)/man3/
+	install -m 644 docs/*.3 $(MANPAGES) $(DESTDIR)$(MANDIR)/man3/
 
 uninstall:
 	rm -rf $(DESTDIR)$(INCDIR)/perfev
 	rm -f $(DESTDIR)$(LIBDIR)/libperfev.* $(DESTDIR)$(LIBDIR)/pkgconfig/perfev.pc \
 	      $(DESTDIR)$(BINDIR)/perfev $(DESTDIR)$(BASHCOMPDIR)/perfev $(DESTDIR)$(MANDIR)/man1/perfev*.1 \
-	      $(DESTDIR)$(MANDIR)/man3/libperfev.3
+	      $(DESTDIR)$(MANDIR)/man3/libperfev.3 $(DESTDIR)$(MANDIR)/man3/libperfev-selfmon.3
 
 clean:
 	rm -rf $(BUILD)

@@ -32,6 +32,21 @@ PERFEV_API int perfev_cpu_map__cpu(const struct perfev_cpu_map *map, int idx);
  */
 PERFEV_API int perfev_cpu_list__parse(const char *list, int *cpus, int max);
 
+/* Where a CPU sits, as perf stat's --per-socket, --per-die, --per-core and --per-node group CPUs. */
+struct perfev_cpu_topology {
+	int socket; /* physical package; 0 where the kernel gives none (-1) */
+	int die;    /* die of the package; 0 where the kernel has no dies (before Linux 5.2) */
+	int core;   /* core of the die (hyperthreads share it); the CPU itself where unknown */
+	int node;   /* NUMA node; 0 without NUMA */
+};
+/*
+ * Fills t with CPU cpu's place from /sys/devices/system/cpu/cpuN/topology
+ * and its node link.  0, or -ENOENT when sysfs has no such CPU, another
+ * -errno when it cannot be read, -PERFEV_ERR_SYNTAX for a file that is not
+ * a number; perfev_last_error() says which.
+ */
+PERFEV_API int perfev_cpu__topology(int cpu, struct perfev_cpu_topology *t);
+
 /* The threads of process pid now (from /proc/PID/task), or just pid when !all. */
 PERFEV_API struct perfev_thread_map *perfev_thread_map__new(pid_t pid, int all);
 /* The one-entry map {-1}: "any thread", for system-wide events. */

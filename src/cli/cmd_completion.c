@@ -73,7 +73,7 @@ static const char script_body[] =
 	"\tcur=${w[n]}\n"
 	"\tCOMPREPLY=()\n"
 	"\tif ((n == 1)); then\n"
-	"\t\t_perfev_complete '' \"$cur\" word $_perfev_commands help --help --version\n"
+	"\t\t_perfev_complete '' \"$cur\" word $_perfev_commands help -h --help -v --version\n"
 	"\t\treturn\n"
 	"\tfi\n"
 	"\tcmd=${w[1]}\n"

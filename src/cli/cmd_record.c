@@ -68,7 +68,7 @@ bad:
 	return false;
 }
 
-enum { OPT_CALLGRAPH = 256, OPT_LEVEL };
+enum { OPT_CALLGRAPH = 256, OPT_LEVEL, OPT_TIMEOUT };
 
 static const struct opt record_table[] = {
 	OPT_GROUP(opt_events),
@@ -81,6 +81,8 @@ static const struct opt record_table[] = {
 	  .help = "fp, or dwarf[,SIZE]: copy SIZE bytes of user stack (default 8192) for DWARF "
 		  "unwinding" },
 	OPT_GROUP_ONLY(opt_target, "paC"),
+	{ OPT_TIMEOUT, "timeout", .arg = "MS",
+	  .help = "stop sampling after MS milliseconds (a command is sent SIGTERM), as perf stat's" },
 	{ 'm', "mmap-pages", .arg = "PAGES",
 	  .help = "ring buffer size per CPU: pages (a power of two) or a size such as 512K or 4M "
 		  "(default 128 pages)" },
@@ -131,6 +133,8 @@ static bool set_option(void *ctx, int key, const char *arg)
 	case 'N':
 		o->no_buildid_cache = true;
 		return true;
+	case OPT_TIMEOUT:
+		return cli_parse_long("--timeout", arg, 10, 86400000L * 365, &o->timeout_ms);
 	}
 	return false;
 }
@@ -140,7 +144,7 @@ const struct opt_cmd record_cmd = {
 	.summary = "sample a command, a process, or CPUs into perf.data",
 	.verb = "sample",
 	.synopsis = "[-e EVENTS] [-F HZ | -c PERIOD] [-g | --call-graph fp|dwarf[,SIZE]] "
-		    "[-p PID | -a | -C CPUS] [-m PAGES] [-z] [-o FILE | -o -] [-i] [-q] [-v] "
+		    "[-p PID | -a | -C CPUS] [--timeout MS] [-m PAGES] [-z] [-o FILE | -o -] [-i] [-q] [-v] "
 		    "[-- COMMAND [ARGS...]]",
 	.opts = record_table,
 	.set = set_option,

@@ -156,6 +156,10 @@ enum {
 	OPT_NS,
 };
 
+/* perf report's -g without a value */
+#define GRAPH_DEFAULT "graph,0.5,caller"
+
+
 static const struct opt report_table[] = {
 	OPT_GROUP(opt_input),
 	{ OPT_STDIO, "stdio", .help = "text output (the only one; accepted for perf's habit)" },
@@ -170,11 +174,13 @@ static const struct opt report_table[] = {
 		  "call graphs)" },
 	{ OPT_NO_CHILDREN, "no-children", .help = "charge each sample only to where it was taken" },
 	{ 'g', "call-graph", .arg = "MODE", .comp = COMP_WORDS,
-	  .words = "graph,flat,folded,none,caller,callee",
+	  .words = "graph,flat,folded,none,caller,callee", .defval = GRAPH_DEFAULT,
 	  .help = "call graphs below each entry, comma-separated: graph, flat, folded or none; caller "
 		  "or callee order; a threshold in percent (default graph,0.5, caller with --children, "
-		  "callee without)" },
-	{ OPT_LIMIT, "percent-limit", .arg = "P", .help = "leave out entries below P percent" },
+		  "callee without; -g alone: " GRAPH_DEFAULT ")" },
+	{ 'G', "inverted", .help = "caller-first call graphs (-g caller)" },
+	{ OPT_LIMIT, "percent-limit", .arg = "P",
+	  .help = "leave out entries, and call-graph branches, below P percent" },
 	OPT_GROUP_ONLY(opt_sort, "F"),
 	{ 'n', "show-nr-samples", .help = "a Samples column: the number of samples of each entry" },
 	{ OPT_HEADER, "header", .help = "what the file says about the recording, then the report" },
@@ -211,6 +217,10 @@ static bool set_option(void *ctx, int key, const char *arg)
 		return true;
 	case 'g':
 		return parse_graph(o, arg);
+	case 'G':
+		o->caller = true;
+		o->order_set = true;
+		return true;
 	case OPT_LIMIT:
 		o->percent_limit = strtod(arg, &end);
 		if (end == arg || (*end && strcmp(end, "%")) || o->percent_limit < 0 ||
@@ -218,6 +228,8 @@ static bool set_option(void *ctx, int key, const char *arg)
 			cli_error("--percent-limit expects a percentage between 0 and 100, not '%s'", arg);
 			return false;
 		}
+		/* As perf: the call graphs' threshold too (a later -g threshold wins). */
+		o->graph_threshold = o->percent_limit;
 		return true;
 	case OPT_INLINE:
 		o->inlines = true;
@@ -259,8 +271,8 @@ static bool set_option(void *ctx, int key, const char *arg)
 const struct opt_cmd report_cmd = {
 	.name = "report",
 	.summary = "show where the samples of a perf.data file went",
-	.synopsis = "[-i FILE] [--stdio] [-s KEYS] [--children | --no-children] [-g MODE] "
-		    "[--percent-limit P] [-F FIELDS] [filters]",
+	.synopsis = "[-i FILE] [--stdio] [-s KEYS] [--children | --no-children] [-g [MODE]] [-G] "
+		    "[--percent-limit P] [-S SYMBOLS] [-F FIELDS] [filters]",
 	.opts = report_table,
 	.set = set_option,
 	.operands = OPERANDS_NONE,

@@ -170,7 +170,7 @@ static void usage(FILE *f)
 	for (size_t i = 0; i < cli_nr_commands; i++)
 		if ((int)strlen(commands[i].opt->name) > width)
 			width = (int)strlen(commands[i].opt->name);
-	fprintf(f, "usage: perfev [--version] [--help] <command> [<args>]\n\ncommands:\n");
+	fprintf(f, "usage: perfev [-v | --version] [-h | --help] <command> [<args>]\n\ncommands:\n");
 	for (size_t i = 0; i < cli_nr_commands; i++)
 		fprintf(f, "   %-*s %s\n", width, commands[i].opt->name, commands[i].opt->summary);
 	fprintf(f, "\n'perfev <command> --help' describes a command; 'man perfev-<command>' in full.\n");
@@ -183,6 +183,35 @@ const struct cmd *cli_find_command(const char *name)
 		if (!strcmp(name, commands[i].opt->name))
 			return &commands[i];
 	return NULL;
+}
+
+/*
+ * The commands name is a misspelling of, as "'stat' or 'script'": those
+ * closest in spelling, two edits at most (one for short words).  Never a
+ * command name starts: "perfev rep" is no command, whatever it could mean.
+ */
+static void near_commands(const char *name, char *buf, size_t size)
+{
+	size_t len = strlen(name);
+	int best = len > 4 ? 2 : 1, found = 0;
+	const char *names[16];
+
+	for (size_t i = 0; i < cli_nr_commands && found < 16; i++) {
+		int d = opt_distance(name, len, commands[i].opt->name);
+
+		if (d > best)
+			continue;
+		if (d < best)
+			found = 0;
+		best = d;
+		names[found++] = commands[i].opt->name;
+	}
+	for (int i = 0; i < found; i++) {
+		size_t l = strlen(buf);
+
+		snprintf(buf + l, size - l, "%s'%s'", i == 0 ? "" : i == found - 1 ? " or " : ", ",
+			 names[i]);
+	}
 }
 
 /*
@@ -225,13 +254,21 @@ int main(int argc, char **argv)
 		usage(stdout);
 		return close_stdout(0);
 	}
-	if (!help && (!strcmp(name, "--version") || !strcmp(name, "version"))) {
+	/* perf -v, perf --version, perf version */
+	if (!help && (!strcmp(name, "--version") || !strcmp(name, "-v") || !strcmp(name, "version"))) {
 		printf("perfev %s\n", perfev_version());
 		return close_stdout(0);
 	}
 	c = cli_find_command(name);
 	if (!c) {
-		cli_error("'%s' is not a perfev command; see 'perfev --help'", name);
+		char near[256] = "";
+
+		near_commands(name, near, sizeof(near));
+		if (*near)
+			cli_error("'%s' is not a perfev command; did you mean %s?", name,
+				  near);
+		else
+			cli_error("'%s' is not a perfev command; see 'perfev --help'", name);
 		return 1;
 	}
 	if (help) {

@@ -72,8 +72,7 @@ int opt_items(const struct opt_cmd *c, struct opt_item items[OPT_MAX])
 	return n;
 }
 
-/* Optimal string alignment distance, for "did you mean": small words only. */
-static int distance(const char *a, size_t la, const char *b)
+int opt_distance(const char *a, size_t la, const char *b)
 {
 	size_t lb = strlen(b);
 	int d[40][40];
@@ -155,7 +154,7 @@ static void near_names(const struct opt_item *items, int n, const char *s, size_
 		if (!name)
 			continue;
 		d = prefixes ? (prefix_of(name, s, len) || prefix_of(items[i].o->alias, s, len) ? 0 : 99)
-			     : distance(s, len, name);
+			     : opt_distance(s, len, name);
 		if (d > best)
 			continue;
 		if (d < best)
@@ -238,6 +237,15 @@ static bool missing_value(const struct opt_cmd *c, const struct opt *o, const ch
 	return false;
 }
 
+/* Whether the word after argv[i] is the value of option o given in argv[i] without one. */
+static bool next_is_value(const struct opt *o, int argc, char **argv, int i)
+{
+	if (i + 1 >= argc)
+		return false;
+	/* perf's optional values: the next word unless it is an option */
+	return !o->defval || argv[i + 1][0] != '-';
+}
+
 /* Takes the options bundled in one word ("-ai", "-etask-clock"); i moves past a value in the next. */
 static bool parse_short(const struct opt_cmd *c, const struct opt_item *items, int n, int argc,
 			char **argv, int *i, struct cli_args *a, void *ctx, int *status)
@@ -253,14 +261,16 @@ static bool parse_short(const struct opt_cmd *c, const struct opt_item *items, i
 		if (m->o->arg) {
 			if (p[1])
 				val = p + 1;
-			else if (*i + 1 < argc)
+			else if (next_is_value(m->o, argc, argv, *i))
 				val = argv[++*i];
+			else if (m->o->defval)
+				val = m->o->defval;
 			else
 				return missing_value(c, m->o, NULL, 0);
 		}
 		if (!take(c, m, val, a, ctx, status))
 			return false;
-		if (val)
+		if (val && val != m->o->defval)
 			break;
 	}
 	return true;
@@ -280,8 +290,10 @@ static bool parse_long(const struct opt_cmd *c, const struct opt_item *items, in
 	if (m->o->arg) {
 		if (eq)
 			val = eq + 1;
-		else if (*i + 1 < argc)
+		else if (next_is_value(m->o, argc, argv, *i))
 			val = argv[++*i];
+		else if (m->o->defval)
+			val = m->o->defval;
 		else
 			return missing_value(c, m->o, word + 2, len);
 	} else if (eq) {
@@ -299,6 +311,13 @@ static void prescan_json(const struct opt_item *items, int n, int argc, char **a
 		int nr_match;
 		const struct opt_item *m;
 
+		/* "-j" alone, as perf stat's */
+		if (w[0] == '-' && w[1] && w[1] != '-' && !w[2]) {
+			m = find_short(items, n, w[1]);
+			if (m && (m->o->flags & OPT_JSON_ERRORS))
+				cli_json_errors = true;
+			continue;
+		}
 		if (strncmp(w, "--", 2) || !w[2])
 			continue;
 		m = find_long(items, n, w + 2, eq ? (size_t)(eq - w - 2) : strlen(w + 2), &nr_match);
@@ -410,7 +429,7 @@ static int option_text(const struct opt *o, char *buf, size_t size)
 			len += snprintf(buf + len, size - (size_t)len, ", --%s", o->alias);
 	}
 	if (o->arg)
-		len += snprintf(buf + len, size - (size_t)len, " %s", o->arg);
+		len += snprintf(buf + len, size - (size_t)len, o->defval ? " [%s]" : " %s", o->arg);
 	return len;
 }
 

@@ -59,6 +59,13 @@ struct opt {
 	/* What it does, wrapped when printed; a word "@" is the command's verb. */
 	const char *help;
 	unsigned flags;
+	/*
+	 * The value when none is given, as perf's optional values go: a value
+	 * attached (-gcaller, --call-graph=caller) or in the next word (-g
+	 * caller) is taken, unless that word is the last or starts with '-'.
+	 * NULL: the value is required.
+	 */
+	const char *defval;
 	const struct opt_group *group; /* this entry includes the group's options */
 	const char *only;	       /* ...those of these short names; NULL: all */
 	bool help_for;		       /* this entry is the help line of group option key */
@@ -145,6 +152,13 @@ int opt_items(const struct opt_cmd *c, struct opt_item items[OPT_MAX]);
  */
 bool opt_parse(const struct opt_cmd *c, int argc, char **argv, struct cli_args *a, void *ctx,
 	       int *status);
+
+/*
+ * The optimal string alignment distance between a[0..la) and b (edits,
+ * with two letters swapped as one), for "did you mean": words under 40
+ * characters; 99 for longer ones.
+ */
+int opt_distance(const char *a, size_t la, const char *b);
 
 /* Writes c's --help to f. */
 void opt_help(const struct opt_cmd *c, FILE *f);

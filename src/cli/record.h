@@ -21,6 +21,7 @@ struct record_opts {
 	enum callgraph_mode callgraph;
 	long stack_size; /* --call-graph dwarf,SIZE */
 	struct cli_target target; /* -p, -a, -C */
+	long timeout_ms;	  /* --timeout: sampling ends after it; 0 none */
 	long mmap_pages;
 	int compress_level;
 	const char *output;

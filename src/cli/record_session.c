@@ -26,6 +26,7 @@ struct session {
 	const char *path;
 	struct cli_run run; /* the command, or -p's process */
 	bool failed;	   /* a write or a ring failed: stop recording */
+	bool timed_out;	   /* --timeout ended the recording */
 	uint64_t samples;  /* PERF_RECORD_SAMPLE records of the rounds written */
 	uint64_t round_samples; /* those of the round being written */
 	uint64_t first_time, last_time; /* of the samples, for HEADER_SAMPLE_TIME */
@@ -224,7 +225,7 @@ static int synthesize(struct session *s)
 		err = perfev_synth__all(&s->fmt0, synth_collect, s);
 	else
 		err = perfev_synth__process(&s->fmt0,
-					    s->run.child > 0 ? s->run.child : (pid_t)s->o->target.pid,
+					    s->o->target.pid > 0 ? (pid_t)s->o->target.pid : s->run.child,
 					    synth_collect, s);
 	if (err == -ENOMEM)
 		goto nomem;
@@ -367,11 +368,30 @@ err:
 	return -1;
 }
 
-/* Drains until the command or process ends, or a signal ends the recording; returns that signal. */
+/*
+ * Drains until the command or process ends, a signal ends the recording
+ * (returned), or --timeout: then a command is sent SIGTERM and drained
+ * until it ends, as perf stat's --timeout ends one.
+ */
 static int record_loop(struct session *s)
 {
+	uint64_t deadline = s->o->timeout_ms ? cli_now_ns() + (uint64_t)s->o->timeout_ms * 1000000ull : 0;
+
 	for (;;) {
-		int n = perfev_evlist__poll(s->el, 1000, NULL);
+		uint64_t now = cli_now_ns();
+		int wait = 1000;
+
+		if (deadline && now >= deadline) {
+			if (s->run.child <= 0)
+				return 0;
+			if (!s->run.child_done)
+				kill(s->run.child, SIGTERM);
+			s->timed_out = true;
+			deadline = 0;
+		} else if (deadline && deadline - now < 1000000000ull) {
+			wait = (int)((deadline - now + 999999) / 1000000);
+		}
+		int n = perfev_evlist__poll(s->el, wait, NULL);
 
 		if (n < 0 && n != -EINTR) {
 			cli_error("waiting for samples failed: %s", strerror(-n));
@@ -455,7 +475,8 @@ int record_run(struct record_opts *o)
 		kill(s.run.child, SIGTERM);
 	}
 	cli_run__reap(&s.run, true);
-	ret = s.failed ? 1 : cli_run__exit_status(&s.run);
+	/* A command that --timeout ended has done what was asked, as with perf stat --timeout. */
+	ret = s.failed ? 1 : o->timeout_ms && s.timed_out ? 0 : cli_run__exit_status(&s.run);
 	perfev_evlist__disable(s.el);
 	if (!s.failed && (drain(&s) < 0 || write_lost_samples(&s) < 0)) {
 		s.failed = true;

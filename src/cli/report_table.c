@@ -233,6 +233,31 @@ static bool put_percent(struct line *l, uint64_t v, uint64_t total, size_t w)
 	return put_right(l, b + sizeof(b) - n, n, w);
 }
 
+/* Whether -S lets entry e be shown: its symbol's name is one of the list (perf's -S). */
+static bool symbol_listed(const struct perfev_profile *p, const struct perfev_profile_entry *e,
+			  const char *list)
+{
+	const struct perfev_profile_frame *f;
+	const char *name;
+	size_t len;
+
+	if (!list)
+		return true;
+	f = perfev_profile__frame(p, e->frame);
+	name = f->inline_name ? f->inline_name : f->sym ? f->sym->name : NULL;
+	if (!name)
+		return false;
+	len = strlen(name);
+	for (const char *s = list; *s; s += *s == ',') {
+		size_t n = strcspn(s, ",");
+
+		if (n == len && !memcmp(s, name, n))
+			return true;
+		s += n;
+	}
+	return false;
+}
+
 /*
  * The call graphs drawn on a thread of their own while the rows are named and
  * sorted: they depend only on the table, and the rows that get one are known
@@ -257,7 +282,8 @@ static void *draw_graphs(void *arg)
 	for (size_t i = 0; i < g->nr; i++) {
 		FILE *m;
 
-		if (!report_graph_wanted(g->t, i, g->o, g->total))
+		if (!report_graph_wanted(g->t, i, g->o, g->total) ||
+		    !symbol_listed(g->p, perfev_profile_table__entry(g->t, i), g->o->symbols))
 			continue;
 		m = open_memstream(&g->text[i], &g->len[i]);
 		if (!m)
@@ -374,7 +400,8 @@ static bool make_rows(struct text_pool *tp, const struct perfev_profile *p,
 		uint64_t v = o->children ? e->children : e->self;
 		struct report_row *r = &rows[*n];
 
-		if (!v || (total && 100.0 * v / total < o->percent_limit))
+		if (!v || (total && 100.0 * v / total < o->percent_limit) ||
+		    !symbol_listed(p, e, o->symbols))
 			continue;
 		if ((o->rows || o->symbols) && !report_entry_passes(o, p, e))
 			continue;

@@ -1,42 +1,12 @@
 /* SPDX-License-Identifier: MIT */
-/* perfev stat's output: human, CSV and JSON, with derived metrics and run statistics. */
+/* perfev stat's output: human, CSV and JSON, with run statistics; the rows of each group in turn. */
 #include <math.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "cli.h"
-#include "perfev/perfev.h"
-#include "stat_print.h"
-
-struct srow {
-	struct perfev_evsel *ev;
-	bool hidden;		 /* an unsupported event of the default set */
-	int nruns;		 /* runs in which it counted */
-	double sum, sumsq;	 /* of the scaled per-run values */
-	uint64_t ena, run;	 /* summed over runs, for the multiplexing percentage */
-	struct perfev_counts prev; /* for interval deltas */
-	/* the values being printed now */
-	double val;
-	bool counted;
-	double pct_running;
-};
-
-struct stat_printer {
-	struct perfev_evlist *el;
-	FILE *out;
-	enum stat_format fmt;
-	const char *sep;
-	char **argv;
-	long pid;
-	bool default_set;
-	struct srow *rows;
-	int nr;
-	int runs;
-	double elapsed_sum, elapsed_sumsq;
-	double user_s, sys_s;
-	int64_t cur_elapsed;
-};
+#include "stat_printer.h"
 
 void fmt_thousands(char *buf, size_t size, uint64_t v)
 {
@@ -51,30 +21,23 @@ void fmt_thousands(char *buf, size_t size, uint64_t v)
 	buf[o] = '\0';
 }
 
-struct stat_printer *stat_printer__new(struct perfev_evlist *el, FILE *out, enum stat_format fmt,
-				       const char *sep, char **argv, long pid, bool default_set)
+struct stat_printer *stat_printer__new(struct perfev_evlist *el, FILE *out,
+				       const struct stat_print_opts *o)
 {
 	struct stat_printer *pr = calloc(1, sizeof(*pr));
-	struct perfev_evsel *ev;
-	int i = 0;
 
 	if (!pr)
 		return NULL;
 	pr->el = el;
 	pr->out = out;
-	pr->fmt = fmt;
-	pr->sep = sep;
-	pr->argv = argv;
-	pr->pid = pid;
-	pr->default_set = default_set;
-	pr->nr = perfev_evlist__nr_evsels(el);
-	pr->rows = calloc((size_t)pr->nr + 1, sizeof(*pr->rows));
-	if (!pr->rows) {
-		free(pr);
+	pr->o = *o;
+	pr->nr_evs = perfev_evlist__nr_evsels(el);
+	pr->nr_aggrs = 1;
+	pr->aggrs = calloc(1, sizeof(*pr->aggrs));
+	if (!pr->aggrs || stat_rows__make(pr)) {
+		stat_printer__delete(pr);
 		return NULL;
 	}
-	perfev_evlist__for_each_evsel(el, ev)
-		pr->rows[i++].ev = ev;
 	return pr;
 }
 
@@ -88,6 +51,8 @@ void stat_printer__delete(struct stat_printer *pr)
 	if (!pr)
 		return;
 	free(pr->rows);
+	free(pr->aggrs);
+	free(pr->cell_aggr);
 	free(pr);
 }
 
@@ -97,23 +62,28 @@ int stat_printer__check_supported(struct stat_printer *pr, bool verbose)
 	const char *why = NULL;
 	size_t len = 0;
 	int usable = 0;
+	struct perfev_evsel *first = NULL, *ev;
 
-	for (int i = 0; i < pr->nr; i++) {
-		struct srow *r = &pr->rows[i];
-
-		if (!perfev_evsel__open_status(r->ev)) {
+	if (stat_aggrs__make(pr))
+		return -1;
+	perfev_evlist__for_each_evsel(pr->el, ev) {
+		first = first ? first : ev;
+		if (!perfev_evsel__open_status(ev)) {
 			usable++;
 			continue;
 		}
-		if (pr->default_set) {
-			r->hidden = true;
+		/* -d shows every event, those that cannot be counted too, as perf does */
+		if (pr->o.default_set && !pr->o.detailed) {
+			for (int i = 0; i < pr->nr; i++)
+				if (pr->rows[i].ev == ev)
+					pr->rows[i].hidden = true;
 			if (len < sizeof(missing))
 				len += (size_t)snprintf(missing + len, sizeof(missing) - len, "%s%s",
-							len ? ", " : "", perfev_evsel__name(r->ev));
+							len ? ", " : "", perfev_evsel__name(ev));
 			if (!why)
-				why = perfev_evsel__open_error(r->ev);
+				why = perfev_evsel__open_error(ev);
 		} else if (verbose) {
-			cli_note("%s", perfev_evsel__open_error(r->ev));
+			cli_note("%s", perfev_evsel__open_error(ev));
 		}
 	}
 	if (why) {
@@ -122,11 +92,11 @@ int stat_printer__check_supported(struct stat_printer *pr, bool verbose)
 			cli_note("%s", why);
 	}
 	if (!usable) {
-		if (pr->nr == 1)
-			cli_error("%s", perfev_evsel__open_error(pr->rows[0].ev));
+		if (pr->nr_evs == 1)
+			cli_error("%s", perfev_evsel__open_error(first));
 		else
 			cli_error("none of the events can be counted here; first: %s",
-				  perfev_evsel__open_error(pr->rows[0].ev));
+				  perfev_evsel__open_error(first));
 		return -1;
 	}
 	return 0;
@@ -136,158 +106,6 @@ void stat_printer__start_run(struct stat_printer *pr)
 {
 	for (int i = 0; i < pr->nr; i++)
 		memset(&pr->rows[i].prev, 0, sizeof(pr->rows[i].prev));
-}
-
-static bool same_modifiers(const struct perf_event_attr *a, const struct perf_event_attr *b)
-{
-	return a->exclude_user == b->exclude_user && a->exclude_kernel == b->exclude_kernel &&
-	       a->exclude_hv == b->exclude_hv && a->exclude_guest == b->exclude_guest;
-}
-
-/* The row counting (type, config) with the same modifiers as like, if counted. */
-static const struct srow *find_row(const struct stat_printer *pr, const struct perfev_evsel *like,
-				   uint32_t type, uint64_t config)
-{
-	const struct perf_event_attr *la = perfev_evsel__attr((struct perfev_evsel *)like);
-
-	for (int i = 0; i < pr->nr; i++) {
-		const struct srow *r = &pr->rows[i];
-		const struct perf_event_attr *a = perfev_evsel__attr(r->ev);
-
-		if (!r->hidden && r->counted && a->type == type && a->config == config &&
-		    same_modifiers(a, la))
-			return r;
-	}
-	return NULL;
-}
-
-static bool is_clock(const struct perf_event_attr *a)
-{
-	return a->type == PERF_TYPE_SOFTWARE &&
-	       (a->config == PERF_COUNT_SW_TASK_CLOCK || a->config == PERF_COUNT_SW_CPU_CLOCK);
-}
-
-struct metric {
-	double val;
-	char unit[64];
-	bool valid;
-};
-
-static void set_metric(struct metric *m, double val, const char *unit_fmt, ...) PRINTF_LIKE(3, 4);
-
-static void set_metric(struct metric *m, double val, const char *unit_fmt, ...)
-{
-	va_list ap;
-
-	va_start(ap, unit_fmt);
-	vsnprintf(m->unit, sizeof(m->unit), unit_fmt, ap);
-	va_end(ap);
-	m->val = val;
-	m->valid = true;
-}
-
-/* The value of the row counting (type, config) with r's modifiers, when it is above zero; else 0. */
-static double other_val(const struct stat_printer *pr, const struct srow *r, uint32_t type,
-			uint64_t config)
-{
-	const struct srow *o = find_row(pr, r->ev, type, config);
-
-	return o && o->val > 0 ? o->val : 0;
-}
-
-/*
- * Hardware events against each other: instructions per cycle, GHz, branch
- * and cache miss ratios; false for the others, which get a rate.
- */
-static bool hw_metric(const struct stat_printer *pr, const struct srow *r, double time_ns,
-		      struct metric *m)
-{
-	double base;
-
-	switch (perfev_evsel__attr(r->ev)->config) {
-	case PERF_COUNT_HW_INSTRUCTIONS:
-		base = other_val(pr, r, PERF_TYPE_HARDWARE, PERF_COUNT_HW_CPU_CYCLES);
-		if (base > 0)
-			set_metric(m, r->val / base, "insn per cycle");
-		return true;
-	case PERF_COUNT_HW_CPU_CYCLES:
-		if (time_ns > 0)
-			set_metric(m, r->val / time_ns, "GHz");
-		return true;
-	case PERF_COUNT_HW_BRANCH_MISSES:
-		base = other_val(pr, r, PERF_TYPE_HARDWARE, PERF_COUNT_HW_BRANCH_INSTRUCTIONS);
-		if (base > 0)
-			set_metric(m, 100.0 * r->val / base, "%% of all branches");
-		return true;
-	case PERF_COUNT_HW_CACHE_MISSES:
-		base = other_val(pr, r, PERF_TYPE_HARDWARE, PERF_COUNT_HW_CACHE_REFERENCES);
-		if (base > 0)
-			set_metric(m, 100.0 * r->val / base, "%% of all cache refs");
-		return true;
-	default:
-		return false;
-	}
-}
-
-/* A cache event's misses against its accesses (the same cache and operation). */
-static void cache_miss_metric(const struct stat_printer *pr, const struct srow *r, struct metric *m)
-{
-	uint64_t config = perfev_evsel__attr(r->ev)->config;
-	uint64_t cache = config & 0xff, op = (config >> 8) & 0xff;
-	const struct srow *o = find_row(pr, r->ev, PERF_TYPE_HW_CACHE,
-					cache | (op << 8) |
-						((uint64_t)PERF_COUNT_HW_CACHE_RESULT_ACCESS << 16));
-
-	/* The access event's own name says what the ratio is of: "% of all LLC-loads". */
-	if (o && o->val > 0)
-		set_metric(m, 100.0 * r->val / o->val, "%% of all %s", perfev_evsel__name(o->ev));
-}
-
-/* Events per second of time_ns, scaled to K, M or G. */
-static void rate_metric(const struct srow *r, double time_ns, struct metric *m)
-{
-	double rate = r->val / (time_ns / 1e9);
-	const char *pfx = "";
-
-	if (rate >= 1e9)
-		rate /= 1e9, pfx = "G";
-	else if (rate >= 1e6)
-		rate /= 1e6, pfx = "M";
-	else if (rate >= 1e3)
-		rate /= 1e3, pfx = "K";
-	set_metric(m, rate, "%s/sec", pfx);
-}
-
-/* Derived figures where the events allow: CPUs utilized, rates, IPC, miss ratios. */
-static struct metric compute_metric(const struct stat_printer *pr, const struct srow *r,
-				    double elapsed_ns)
-{
-	const struct perf_event_attr *a = perfev_evsel__attr(r->ev);
-	struct metric m = { 0 };
-	double time_ns;
-
-	if (!r->counted)
-		return m;
-	/* Rates per second of CPU time, as perf gives them, when task-clock is counted. */
-	time_ns = other_val(pr, r, PERF_TYPE_SOFTWARE, PERF_COUNT_SW_TASK_CLOCK);
-	if (!(time_ns > 0))
-		time_ns = elapsed_ns;
-	if (is_clock(a)) {
-		if (elapsed_ns > 0)
-			set_metric(&m, r->val / elapsed_ns, "CPUs utilized");
-		return m;
-	}
-	if (a->type == PERF_TYPE_HARDWARE && hw_metric(pr, r, time_ns, &m))
-		return m;
-	if (a->type == PERF_TYPE_HW_CACHE && ((a->config >> 16) & 0xff) == PERF_COUNT_HW_CACHE_RESULT_MISS) {
-		cache_miss_metric(pr, r, &m);
-		return m;
-	}
-	if (a->type == PERF_TYPE_SOFTWARE && a->config == PERF_COUNT_SW_DUMMY)
-		return m;
-	if (time_ns > 0)
-		rate_metric(r, time_ns, &m);
-	return m;
 }
 
 /* Relative standard deviation of the mean, in percent, as perf stat -r shows it. */
@@ -315,31 +133,69 @@ static void print_command(FILE *f, char **argv)
 	}
 }
 
+/* What a row's group is called at the start of its line, in perf's columns ("" for none). */
+static void aggr_prefix(const struct stat_printer *pr, const struct srow *r, char *buf, size_t size)
+{
+	const struct aggr *g = &pr->aggrs[r->aggr];
+	const char *s = pr->o.sep;
+
+	*buf = '\0';
+	if (pr->o.fmt == STAT_FMT_CSV) {
+		if (pr->o.aggr == AGGR_NONE || pr->o.aggr == AGGR_THREAD)
+			snprintf(buf, size, "%s%s", g->label, s);
+		else if (pr->o.aggr != AGGR_GLOBAL)
+			snprintf(buf, size, "%s%s%d%s", g->label, s, g->nr, s);
+		return;
+	}
+	switch (pr->o.aggr) {
+	case AGGR_NONE:
+		snprintf(buf, size, "CPU%-7d ", g->cpu);
+		break;
+	case AGGR_THREAD:
+		snprintf(buf, size, "%16s-%-8d ", g->comm, g->tid);
+		break;
+	case AGGR_CORE:
+		snprintf(buf, size, "S%d-D%d-C%-8d %4d ", g->key[0], g->key[1], g->key[2], g->nr);
+		break;
+	case AGGR_DIE:
+		snprintf(buf, size, "S%d-D%-8d %4d ", g->key[0], g->key[1], g->nr);
+		break;
+	case AGGR_SOCKET:
+		snprintf(buf, size, "S%-5d %4d ", g->key[0], g->nr);
+		break;
+	case AGGR_NODE:
+		snprintf(buf, size, "N%-5d %4d ", g->key[0], g->nr);
+		break;
+	default:
+		break;
+	}
+}
+
 static void print_human_row(struct stat_printer *pr, const struct srow *r, double elapsed_ns,
 			    double stddev, const char *prefix)
 {
 	FILE *f = pr->out;
 	const char *name = perfev_evsel__name(r->ev);
 	const struct perf_event_attr *a = perfev_evsel__attr(r->ev);
-	char num[48];
+	char num[48], group[128];
 
+	aggr_prefix(pr, r, group, sizeof(group));
 	fputs(prefix, f);
-	if (perfev_evsel__open_status(r->ev)) {
-		fprintf(f, "%18s      %-34s\n", "<not supported>", name);
+	fputs(group, f);
+	/* The unit even without a count, as perf: "<not counted> msec task-clock". */
+	if (perfev_evsel__open_status(r->ev) || !r->counted) {
+		fprintf(f, "%18s %s %s\n", perfev_evsel__open_status(r->ev) ? "<not supported>" : "<not counted>",
+			stat_is_clock(a) ? "msec" : "    ", name);
 		return;
 	}
-	if (!r->counted) {
-		fprintf(f, "%18s      %-34s\n", "<not counted>", name);
-		return;
-	}
-	if (is_clock(a)) {
+	if (stat_is_clock(a)) {
 		snprintf(num, sizeof(num), "%.2f", r->val / 1e6);
 		fprintf(f, "%18s msec %-34s", num, name);
 	} else {
 		fmt_thousands(num, sizeof(num), (uint64_t)llround(r->val));
 		fprintf(f, "%18s      %-34s", num, name);
 	}
-	struct metric m = compute_metric(pr, r, elapsed_ns);
+	struct metric m = stat_metric(pr, r, elapsed_ns);
 
 	bool more = pr->runs > 1 || r->pct_running < 99.995;
 
@@ -359,22 +215,26 @@ static void print_csv_row(struct stat_printer *pr, const struct srow *r, double 
 			  double stddev, const double *t_s)
 {
 	FILE *f = pr->out;
-	const char *s = pr->sep;
+	const char *s = pr->o.sep;
 	const struct perf_event_attr *a = perfev_evsel__attr(r->ev);
-	struct metric m = compute_metric(pr, r, elapsed_ns);
+	struct metric m = stat_metric(pr, r, elapsed_ns);
+	char group[128];
 
+	aggr_prefix(pr, r, group, sizeof(group));
 	if (t_s)
 		fprintf(f, "%.9f%s", *t_s, s);
+	fputs(group, f);
 	if (perfev_evsel__open_status(r->ev))
 		fprintf(f, "<not supported>%s", s);
 	else if (!r->counted)
 		fprintf(f, "<not counted>%s", s);
-	else if (is_clock(a))
+	else if (stat_is_clock(a))
 		fprintf(f, "%.2f%s", r->val / 1e6, s);
 	else
 		fprintf(f, "%.0f%s", r->val, s);
-	fprintf(f, "%s%s%s%s%llu%s%.2f%s", is_clock(a) ? "msec" : "", s, perfev_evsel__name(r->ev), s,
-		(unsigned long long)(r->counted ? r->run : 0), s, r->counted ? r->pct_running : 0.0,
+	/* A counter that never ran did not run 0% of the time it was enabled: perf says 100.00. */
+	fprintf(f, "%s%s%s%s%llu%s%.2f%s", stat_is_clock(a) ? "msec" : "", s, perfev_evsel__name(r->ev), s,
+		(unsigned long long)(r->counted ? r->run : 0), s, r->counted ? r->pct_running : 100.0,
 		s);
 	if (m.valid)
 		fprintf(f, "%.3f%s%s", m.val, s, m.unit);
@@ -385,22 +245,47 @@ static void print_csv_row(struct stat_printer *pr, const struct srow *r, double 
 	fputc('\n', f);
 }
 
+/* The group of row r as JSON members: "cpu": 0, "core": "S0-D0-C1" with its CPUs, "thread": "comm-tid". */
+void stat_json_aggr(const struct stat_printer *pr, struct perfev_json *j, const struct srow *r)
+{
+	static const char *const names[] = { [AGGR_CORE] = "core", [AGGR_DIE] = "die",
+					     [AGGR_SOCKET] = "socket", [AGGR_NODE] = "node" };
+	const struct aggr *g = &pr->aggrs[r->aggr];
+
+	switch (pr->o.aggr) {
+	case AGGR_GLOBAL:
+		return;
+	case AGGR_NONE:
+		perfev_json__i64(j, "cpu", g->cpu);
+		return;
+	case AGGR_THREAD:
+		perfev_json__str(j, "thread", g->label);
+		perfev_json__i64(j, "tid", g->tid);
+		return;
+	default:
+		perfev_json__str(j, names[pr->o.aggr], g->label);
+		perfev_json__i64(j, "aggregate_number", g->nr);
+		return;
+	}
+}
+
 static void json_row(struct stat_printer *pr, struct perfev_json *j, const struct srow *r,
 		     double elapsed_ns, double stddev)
 {
 	const struct perf_event_attr *a = perfev_evsel__attr(r->ev);
 	bool supported = !perfev_evsel__open_status(r->ev);
-	struct metric m = compute_metric(pr, r, elapsed_ns);
+	struct metric m = stat_metric(pr, r, elapsed_ns);
 
 	perfev_json__obj_begin(j, NULL);
+	stat_json_aggr(pr, j, r);
 	perfev_json__str(j, "event", perfev_evsel__name(r->ev));
 	perfev_json__bool(j, "supported", supported);
 	perfev_json__bool(j, "counted", supported && r->counted);
 	if (supported && r->counted)
-		perfev_json__double(j, "value", is_clock(a) ? r->val / 1e6 : r->val);
+		perfev_json__double(j, "value", stat_is_clock(a) ? r->val / 1e6 : r->val);
 	else
 		perfev_json__null(j, "value");
-	perfev_json__str(j, "unit", is_clock(a) ? "msec" : "");
+	perfev_json__str(j, "unit", stat_is_clock(a) ? "msec" : "");
 	perfev_json__u64(j, "running_ns", r->run);
 	perfev_json__double(j, "pct_running", r->counted ? r->pct_running : 0.0);
 	if (m.valid) {
@@ -414,19 +299,41 @@ static void json_row(struct stat_printer *pr, struct perfev_json *j, const struc
 	perfev_json__obj_end(j);
 }
 
+/* The interval header, as perf's for each grouping. */
+static const char *interval_header(enum stat_aggr aggr)
+{
+	switch (aggr) {
+	case AGGR_NONE:
+		return "#           time CPU                    counts unit events\n";
+	case AGGR_THREAD:
+		return "#           time             comm-pid                  counts unit events\n";
+	case AGGR_CORE:
+		return "#           time core            cpus             counts unit events\n";
+	case AGGR_DIE:
+		return "#           time die          cpus             counts unit events\n";
+	case AGGR_SOCKET:
+		return "#           time socket cpus             counts unit events\n";
+	case AGGR_NODE:
+		return "#           time node   cpus             counts unit events\n";
+	default:
+		return "#           time             counts unit events\n";
+	}
+}
+
 void stat_printer__interval(struct stat_printer *pr, uint64_t t_ns)
 {
 	double t_s = (double)t_ns / 1e9;
 	struct perfev_json *j;
 	char prefix[32];
-	static bool header_done;
+	int *order = calloc((size_t)pr->nr + 1, sizeof(*order)), n;
 
+	if (!order)
+		return;
 	for (int i = 0; i < pr->nr; i++) {
 		struct srow *r = &pr->rows[i];
 		struct perfev_counts c, d;
 
-		if (r->hidden || perfev_evsel__open_status(r->ev) ||
-		    perfev_evsel__counts_total(r->ev, &c))
+		if (r->hidden || perfev_evsel__open_status(r->ev) || stat_row__counts(pr, r, &c))
 			continue;
 		d.val = c.val - r->prev.val;
 		d.ena = c.ena - r->prev.ena;
@@ -441,29 +348,34 @@ void stat_printer__interval(struct stat_printer *pr, uint64_t t_ns)
 	double span = pr->cur_elapsed ? (double)(t_ns - (uint64_t)pr->cur_elapsed) : (double)t_ns;
 
 	pr->cur_elapsed = (int64_t)t_ns;
-	if (pr->fmt == STAT_FMT_JSON && (j = perfev_json__new(pr->out, 0))) {
+	n = stat_rows__order(pr, order);
+	if (pr->o.fmt == STAT_FMT_JSON && (j = perfev_json__new(pr->out, 0))) {
 		perfev_json__obj_begin(j, NULL);
 		perfev_json__double(j, "interval_s", t_s);
-		perfev_json__arr_begin(j, "events");
-		for (int i = 0; i < pr->nr; i++)
-			if (!pr->rows[i].hidden)
-				json_row(pr, j, &pr->rows[i], span, 0);
-		perfev_json__arr_end(j);
+		if (pr->o.metric_only) {
+			stat_metric_only__json(pr, j, span);
+		} else {
+			perfev_json__arr_begin(j, "events");
+			for (int i = 0; i < n; i++)
+				json_row(pr, j, &pr->rows[order[i]], span, 0);
+			perfev_json__arr_end(j);
+		}
 		perfev_json__obj_end(j);
 		cli_json_done(j, pr->out);
-	} else if (pr->fmt == STAT_FMT_CSV) {
-		for (int i = 0; i < pr->nr; i++)
-			if (!pr->rows[i].hidden)
-				print_csv_row(pr, &pr->rows[i], span, 0, &t_s);
+	} else if (pr->o.metric_only) {
+		stat_metric_only__print(pr, span, &t_s);
+	} else if (pr->o.fmt == STAT_FMT_CSV) {
+		for (int i = 0; i < n; i++)
+			print_csv_row(pr, &pr->rows[order[i]], span, 0, &t_s);
 	} else {
-		if (!header_done)
-			fprintf(pr->out, "#           time             counts unit events\n");
-		header_done = true;
-		snprintf(prefix, sizeof(prefix), "%16.9f", t_s);
-		for (int i = 0; i < pr->nr; i++)
-			if (!pr->rows[i].hidden)
-				print_human_row(pr, &pr->rows[i], span, 0, prefix);
+		if (!pr->header_done)
+			fputs(interval_header(pr->o.aggr), pr->out);
+		pr->header_done = true;
+		snprintf(prefix, sizeof(prefix), pr->o.aggr == AGGR_GLOBAL ? "%16.9f" : "%16.9f ", t_s);
+		for (int i = 0; i < n; i++)
+			print_human_row(pr, &pr->rows[order[i]], span, 0, prefix);
 	}
+	free(order);
 }
 
 void stat_printer__end_run(struct stat_printer *pr, uint64_t elapsed_ns, const struct rusage *ru,
@@ -471,7 +383,8 @@ void stat_printer__end_run(struct stat_printer *pr, uint64_t elapsed_ns, const s
 {
 	if (!summary) {
 		/* Interval mode: the time since the last interval is one more interval. */
-		stat_printer__interval(pr, elapsed_ns);
+		if (elapsed_ns)
+			stat_printer__interval(pr, elapsed_ns);
 		pr->cur_elapsed = 0;
 		pr->runs = -1; /* nothing to summarise */
 		return;
@@ -485,8 +398,7 @@ void stat_printer__end_run(struct stat_printer *pr, uint64_t elapsed_ns, const s
 		struct srow *r = &pr->rows[i];
 		struct perfev_counts c;
 
-		if (r->hidden || perfev_evsel__open_status(r->ev) ||
-		    perfev_evsel__counts_total(r->ev, &c) || !c.run)
+		if (r->hidden || perfev_evsel__open_status(r->ev) || stat_row__counts(pr, r, &c) || !c.run)
 			continue;
 		double v = (double)perfev_counts__scaled(&c);
 
@@ -516,7 +428,13 @@ static double row_stddev(const struct srow *r)
 	return rel_stddev(r->sum, r->sumsq, r->nruns);
 }
 
-static void finish_json(struct stat_printer *pr, double elapsed)
+/* Whether the command is what was measured (not a bound on -p, -a or -C): its times are shown. */
+static bool command_measured(const struct stat_printer *pr)
+{
+	return pr->o.argv[0] && pr->o.pid <= 0 && !pr->o.all_cpus && !pr->o.cpus;
+}
+
+static void finish_json(struct stat_printer *pr, double elapsed, const int *order, int nr)
 {
 	int n = pr->runs;
 	struct perfev_json *j = perfev_json__new(pr->out, 0);
@@ -524,20 +442,23 @@ static void finish_json(struct stat_printer *pr, double elapsed)
 	if (!j)
 		return;
 	perfev_json__obj_begin(j, NULL);
-	if (pr->argv[0]) {
+	if (pr->o.argv[0]) {
 		perfev_json__arr_begin(j, "command");
-		for (int i = 0; pr->argv[i]; i++)
-			perfev_json__str(j, NULL, pr->argv[i]);
+		for (int i = 0; pr->o.argv[i]; i++)
+			perfev_json__str(j, NULL, pr->o.argv[i]);
 		perfev_json__arr_end(j);
-	} else if (pr->pid > 0) {
-		perfev_json__i64(j, "pid", pr->pid);
 	}
+	if (pr->o.pid > 0)
+		perfev_json__i64(j, "pid", pr->o.pid);
 	perfev_json__i64(j, "runs", n);
-	perfev_json__arr_begin(j, "events");
-	for (int i = 0; i < pr->nr; i++)
-		if (!pr->rows[i].hidden)
-			json_row(pr, j, &pr->rows[i], elapsed, row_stddev(&pr->rows[i]));
-	perfev_json__arr_end(j);
+	if (pr->o.metric_only) {
+		stat_metric_only__json(pr, j, elapsed);
+	} else {
+		perfev_json__arr_begin(j, "events");
+		for (int i = 0; i < nr; i++)
+			json_row(pr, j, &pr->rows[order[i]], elapsed, row_stddev(&pr->rows[order[i]]));
+		perfev_json__arr_end(j);
+	}
 	perfev_json__double(j, "elapsed_s", elapsed / 1e9);
 	if (n > 1)
 		perfev_json__double(j, "elapsed_stddev_pct", rel_stddev(pr->elapsed_sum, pr->elapsed_sumsq, n));
@@ -547,11 +468,14 @@ static void finish_json(struct stat_printer *pr, double elapsed)
 	cli_json_done(j, pr->out);
 }
 
-static void finish_csv(struct stat_printer *pr, double elapsed)
+static void finish_csv(struct stat_printer *pr, double elapsed, const int *order, int nr)
 {
-	for (int i = 0; i < pr->nr; i++)
-		if (!pr->rows[i].hidden)
-			print_csv_row(pr, &pr->rows[i], elapsed, row_stddev(&pr->rows[i]), NULL);
+	if (pr->o.metric_only) {
+		stat_metric_only__print(pr, elapsed, NULL);
+		return;
+	}
+	for (int i = 0; i < nr; i++)
+		print_csv_row(pr, &pr->rows[order[i]], elapsed, row_stddev(&pr->rows[order[i]]), NULL);
 }
 
 /* " Performance counter stats for 'COMMAND' (N runs):" and the blank lines around it. */
@@ -559,35 +483,43 @@ static void print_human_title(struct stat_printer *pr)
 {
 	FILE *f = pr->out;
 
+	/* What was measured, as perf names it: a command after -p, -a or -C only bounds it. */
 	fputs("\n Performance counter stats for ", f);
-	if (pr->argv[0]) {
+	if (pr->o.pid > 0) {
+		fprintf(f, "process id '%ld'", pr->o.pid);
+	} else if (pr->o.cpus) {
+		fputs("'CPU(s) ", f);
+		print_command(f, (char *[]){ (char *)pr->o.cpus, NULL });
 		fputc('\'', f);
-		print_command(f, pr->argv);
-		fputc('\'', f);
-	} else if (pr->pid > 0) {
-		fprintf(f, "process id '%ld'", pr->pid);
-	} else {
+	} else if (pr->o.all_cpus || !pr->o.argv[0]) {
 		fputs("'system wide'", f);
+	} else {
+		fputc('\'', f);
+		print_command(f, pr->o.argv);
+		fputc('\'', f);
 	}
 	if (pr->runs > 1)
 		fprintf(f, " (%d runs)", pr->runs);
 	fputs(":\n\n", f);
 }
 
-static void finish_human(struct stat_printer *pr, double elapsed)
+static void finish_human(struct stat_printer *pr, double elapsed, const int *order, int nr)
 {
 	FILE *f = pr->out;
 	int n = pr->runs;
 
 	print_human_title(pr);
-	for (int i = 0; i < pr->nr; i++)
-		if (!pr->rows[i].hidden)
-			print_human_row(pr, &pr->rows[i], elapsed, row_stddev(&pr->rows[i]), "");
+	if (pr->o.metric_only)
+		stat_metric_only__print(pr, elapsed, NULL);
+	else
+		for (int i = 0; i < nr; i++)
+			print_human_row(pr, &pr->rows[order[i]], elapsed, row_stddev(&pr->rows[order[i]]),
+					"");
 	fprintf(f, "\n %18.9f seconds time elapsed", elapsed / 1e9);
 	if (n > 1)
 		fprintf(f, "  ( +- %5.2f%% )", rel_stddev(pr->elapsed_sum, pr->elapsed_sumsq, n));
 	fputs("\n\n", f);
-	if (pr->argv[0]) {
+	if (command_measured(pr)) {
 		fprintf(f, " %18.9f seconds user\n", pr->user_s / n);
 		fprintf(f, " %18.9f seconds sys\n\n", pr->sys_s / n);
 	}
@@ -596,15 +528,23 @@ static void finish_human(struct stat_printer *pr, double elapsed)
 void stat_printer__finish(struct stat_printer *pr)
 {
 	double elapsed;
+	int *order, nr;
 
 	if (pr->runs <= 0)
 		return;
+	order = calloc((size_t)pr->nr + 1, sizeof(*order));
+	if (!order) {
+		cli_error("out of memory");
+		return;
+	}
 	elapsed = pr->elapsed_sum / pr->runs;
 	average_runs(pr);
-	if (pr->fmt == STAT_FMT_JSON)
-		finish_json(pr, elapsed);
-	else if (pr->fmt == STAT_FMT_CSV)
-		finish_csv(pr, elapsed);
+	nr = stat_rows__order(pr, order);
+	if (pr->o.fmt == STAT_FMT_JSON)
+		finish_json(pr, elapsed, order, nr);
+	else if (pr->o.fmt == STAT_FMT_CSV)
+		finish_csv(pr, elapsed, order, nr);
 	else
-		finish_human(pr, elapsed);
+		finish_human(pr, elapsed, order, nr);
+	free(order);
 }

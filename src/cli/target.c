@@ -23,10 +23,6 @@ bool cli_target__check(struct cli_target *t, const struct opt_cmd *c, char *cons
 {
 	bool cpus_conflict = !(flags & TARGET_TASK_ON_CPUS);
 
-	if (t->pid > 0 && argv[0]) {
-		cli_error("-p %ss an existing process; it cannot be combined with a command", c->verb);
-		return false;
-	}
 	if (t->pid > 0 && (t->all_cpus || t->cgroup || (cpus_conflict && t->cpus))) {
 		/* Only the options the command has, as "-a", "-a or -C", "-a, -C or -G". */
 		const char *others[3] = { "-a" };
@@ -69,10 +65,11 @@ void cli_target__open_opts(const struct cli_target *t, pid_t child, bool inherit
 		o->pid = -1;
 		return;
 	}
-	o->pid = child > 0 ? child : (pid_t)t->pid;
+	/* With -p, a command only bounds the measurement (perf's -p PID -- sleep N): it is not measured. */
+	o->pid = t->pid > 0 ? (pid_t)t->pid : child;
 	o->attach_all_threads = t->pid > 0;
 	o->inherit = inherit;
-	o->enable_on_exec = child > 0;
+	o->enable_on_exec = child > 0 && t->pid <= 0;
 	/* As perf: a user kept from the kernel measures user space rather than nothing. */
 	o->fallback_user_only = true;
 }

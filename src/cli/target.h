@@ -30,7 +30,8 @@ struct cli_target {
 
 /*
  * Checks the target of command c against the command to run (argv, empty
- * for none): -p goes without a command and without system-wide options, -G
+ * for none): -p goes without system-wide options (a command with it only
+ * bounds the measurement, as perf's -p PID -- sleep N), -G
  * means every CPU unless -C is given, and there must be something to watch.
  * False after printing why.
  */
@@ -41,8 +42,9 @@ bool cli_target__check(struct cli_target *t, const struct opt_cmd *c, char *cons
 bool cli_target__system_wide(const struct cli_target *t);
 
 /*
- * Fills whose events o opens and where: the command child (> 0, started
- * with enable_on_exec), else -p's process with all its threads, or every
+ * Fills whose events o opens and where: -p's process with all its threads
+ * (a command child then only bounds the measurement), else the command
+ * child (> 0, started with enable_on_exec), or every
  * task on -a/-C's CPUs, in -G's cgroup.  Tasks it creates are counted too
  * when inherit is asked and the events are a task's.
  */

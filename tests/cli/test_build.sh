@@ -45,6 +45,21 @@ fi
 make --no-print-directory -s BUILD="$BUILD_DIR" $SANARG install PREFIX=/opt/perfev DESTDIR="$TMP/root" >"$TMP/install.log" 2>&1
 check "make install honours PREFIX and DESTDIR" sh -c "[ -f '$TMP/root/opt/perfev/include/perfev/perfev.h' ] && [ -x '$TMP/root/opt/perfev/bin/perfev' ] && [ -f '$TMP/root/opt/perfev/lib/libperfev.a' ] && [ -L '$TMP/root/opt/perfev/lib/libperfev.so.0' ] && [ -f '$TMP/root/opt/perfev/share/man/man1/perfev-stat.1' ] && [ -f '$TMP/root/opt/perfev/share/man/man3/libperfev.3' ]"
 check "make install installs the bash completion" cmp -s "$TMP/root/opt/perfev/share/bash-completion/completions/perfev" "$BUILD_DIR/completion/perfev"
+check "make install installs docs/selfmon.md as libperfev-selfmon(3)" \
+	cmp -s "$TMP/root/opt/perfev/share/man/man3/libperfev-selfmon.3" "$BUILD_DIR/man/libperfev-selfmon.3"
+# The installed completion at work in bash, as bash-completion loads it: COMPREPLY for a line.
+installed_completes() {
+	bash -c '. "$0"; COMP_LINE=$1; COMP_POINT=${#COMP_LINE}; _perfev; printf "%s\n" "${COMPREPLY[@]}"' \
+		"$TMP/root/opt/perfev/share/bash-completion/completions/perfev" "$TMP/root/opt/perfev/bin/perfev $1"
+}
+for want in "sta|stat" "stat --per-|--per-socket" "report -|-G" "stat -e page-f|page-faults" "-|--version"; do
+	line=${want%|*} word=${want#*|}
+	if installed_completes "$line" | grep -qxF -- "$word"; then
+		ok "the installed completion offers '$word' for 'perfev $line'"
+	else
+		not_ok "the installed completion offers '$word' for 'perfev $line'" "got: $(installed_completes "$line" | tr '\n' ' ')"
+	fi
+done
 PKG_CONFIG_SYSROOT_DIR="$TMP/root" PKG_CONFIG_LIBDIR="$TMP/root/opt/perfev/lib/pkgconfig" pkg-config --cflags --libs perfev >"$TMP/pc" 2>&1
 check "perfev.pc gives flags ($(cat "$TMP/pc"))" grep -q -- '-lperfev' "$TMP/pc"
 if cc -std=c11 -Wall -Wextra -Werror $SANFLAGS $(cat "$TMP/pc") examples/count_region.c -o "$TMP/count_region" \

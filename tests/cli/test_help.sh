@@ -111,7 +111,10 @@ for c in $cmds; do
 		st=$?
 		check "$c: a near miss ($typo) exits 1 and suggests $long" sh -c "[ $st = 1 ] && grep -q \"unknown option '$typo'; did you mean .*'$long'\" '$TMP/err'"
 	fi
-	val=$(awk '$2 == "value" { print $1; exit }' "$TMP/help.opts")
+	# (an option whose value is optional, "-g [MODE]", takes its default instead)
+	val=$(awk '$2 == "value" { print $1 }' "$TMP/help.opts" | while read -r o; do
+		grep -qE -- "(^| )$o(, --[a-z-]+)? \[" "$TMP/h" || { echo "$o"; break; }
+	done)
 	if [ -n "$val" ]; then
 		timeout 20 "$PERFEV" $c "$val" 2>"$TMP/err" >/dev/null
 		st=$?
@@ -126,9 +129,23 @@ done
 "$PERFEV" help nosuch 2>"$TMP/err"
 st=$?
 check "'perfev help nosuch' names nosuch as not a command" sh -c "[ $st = 1 ] && [ \"\$(cat '$TMP/err')\" = \"perfev: error: 'nosuch' is not a perfev command; see 'perfev --help'\" ]"
+# perf's -v; a misspelt command is answered with the names it is near, a prefix with none
+v=$("$PERFEV" -v)
+check "perfev -v prints the version, as --version ($v)" sh -c "[ '$v' = \"\$('$PERFEV' --version)\" ] && echo '$v' | grep -qE '^perfev [0-9]+\.[0-9]+'"
+for typo in stta:stat reprot:report scirpt:script annotat:annotate flamegrapj:flamegraph lsit:list; do
+	"$PERFEV" ${typo%:*} 2>"$TMP/err" >/dev/null
+	st=$?
+	check "'perfev ${typo%:*}' exits 1 and asks 'did you mean '${typo#*:}'?'" sh -c "[ $st = 1 ] && [ \"\$(cat '$TMP/err')\" = \"perfev: error: '${typo%:*}' is not a perfev command; did you mean '${typo#*:}'?\" ]"
+done
+"$PERFEV" help reprot 2>"$TMP/err"
+check "'perfev help reprot' asks 'did you mean 'report'?'" grep -q "did you mean 'report'?" "$TMP/err"
+"$PERFEV" rep 2>"$TMP/err" >/dev/null
+st=$?
+check "'perfev rep' is no command and suggests none: names are exact, never prefixes" \
+	sh -c "[ $st = 1 ] && [ \"\$(cat '$TMP/err')\" = \"perfev: error: 'rep' is not a perfev command; see 'perfev --help'\" ]"
 "$PERFEV" report --c 2>"$TMP/err"
 check "an ambiguous prefix lists what it could be" grep -q "option '--c' is ambiguous: '--children', '--call-graph' or '--comm'" "$TMP/err"
-"$PERFEV" stat -json -- true 2>"$TMP/err"
+"$PERFEV" list -json 2>"$TMP/err"
 check "a long option given one dash is pointed out" grep -q "unknown option '-j'; did you mean '--json'?" "$TMP/err"
 "$PERFEV" stat --js -e nosuch-event -- true >"$TMP/out" 2>&1
 check "errors are JSON with a prefix of --json too" sh -c "jq -e .error '$TMP/out' >/dev/null"
@@ -155,6 +172,9 @@ want "a call-graph mode" "record --call-graph=dw" dwarf
 want "a kind of perfev list" "list tracep" tracepoint
 want "the command to run" "stat -e task-clock -- tru" true
 want "a command for help" "help rep" report
+want "a new option of stat" "stat --per-so" --per-socket
+want "report's -G" "report -" -G
+want "-v at the start" "-" -v
 complete_line "stat -e task-clock true --ev" >"$TMP/c"
 check "the command's own options are left alone" sh -c "! grep -q -- --event '$TMP/c'"
 complete_line "stat -e " >"$TMP/c"

@@ -37,7 +37,7 @@ bad_opt "-m that is not a power of two" "power of two" -m 3 -- true
 bad_opt "-F and -c together" "alternatives" -F 100 -c 1000 -- true
 bad_opt "an unknown call-graph mode" "fp or dwarf" --call-graph lbr -- true
 bad_opt "an unknown event" "cpu-clock" -e cpu-clok -- true
-bad_opt "-p with a command" "cannot be combined" -p 1 -- true
+bad_opt "-p with -a" "cannot be combined" -p 1 -a
 bad_opt "an unknown option" "unknown option" --frobnicate -- true
 "$PERFEV" record -o "$TMP/x.data" -- /nonexistent/perfev-missing 2>"$TMP/err"
 check "a missing command exits 127" [ $? = 127 ]
@@ -159,6 +159,32 @@ check "-p: the file was completed first (perf $p, perfev $ns samples)" sh -c "[ 
 perf script -i "$TMP/p.data" -F comm,sym 2>/dev/null | head -n 50 >"$TMP/p.script"
 check "-p: samples of the running process carry its name and symbols (from /proc)" \
 	sh -c "grep -q '^ *spin ' '$TMP/p.script' && grep -q 'main\|spin' '$TMP/p.script'"
+
+# -p PID -- COMMAND (perf's way to bound an attach): PID is sampled, not the command, which ends
+# the recording and gives the exit status; --timeout ends one too (status 0)
+"$HELPERS/spin" 6000 >/dev/null &
+spin=$!
+sleep 0.2
+"$PERFEV" record -p $spin -o "$TMP/pc.data" -- sh -c 'sleep 0.5; exit 3' 2>"$TMP/err"
+st=$?
+perf script -i "$TMP/pc.data" -F comm 2>/dev/null | sort | uniq -c >"$TMP/pc.comms"
+check "-p PID -- COMMAND samples PID until the command ends, with its status ($st; $(tr -s ' \n' ' ' <"$TMP/pc.comms"))" \
+	sh -c "[ $st = 3 ] && awk '\$2 != \"spin\" { bad = 1 } END { exit bad || !NR }' '$TMP/pc.comms'"
+t0=$(date +%s%N)
+"$PERFEV" record -p $spin --timeout 300 -o "$TMP/pt.data" 2>"$TMP/err"
+st=$?
+t1=$(date +%s%N)
+ps=$(perf_samples "$TMP/pt.data")
+check "-p PID --timeout 300 ends the recording ($(((t1 - t0) / 1000000)) ms, status $st, $ps samples)" \
+	sh -c "[ $st = 0 ] && [ $(((t1 - t0) / 1000000)) -lt 3000 ] && [ ${ps:-0} -gt 10 ]"
+kill $spin 2>/dev/null
+wait $spin 2>/dev/null
+t0=$(date +%s%N)
+"$PERFEV" record --timeout 300 -o "$TMP/tc.data" -- "$HELPERS/spin" 5000 >/dev/null 2>"$TMP/err"
+st=$?
+t1=$(date +%s%N)
+check "--timeout 300 -- COMMAND sends it SIGTERM and ends with status 0 ($(((t1 - t0) / 1000000)) ms, status $st)" \
+	sh -c "[ $st = 0 ] && [ $(((t1 - t0) / 1000000)) -lt 3000 ]"
 
 "$PERFEV" record -a -o "$TMP/a.data" -- "$HOT" 30 >/dev/null 2>"$TMP/err"
 st=$?

@@ -557,6 +557,7 @@ static const struct layout layouts[] = {
 	F(perfev_record, unknown, 72, 16),
 	S(perfev_event_info, 32),
 	S(perfev_counts, 40),
+	S(perfev_cpu_topology, 16),
 	S(perfev_data_build_id, 40),
 	S(perfev_data_event, 440),
 	S(perfev_profile_frame, 56),
