@@ -132,11 +132,12 @@ static bool parse_graph(struct report_opts *o, const char *arg)
 	return ok;
 }
 
-enum { OPT_STDIO = 256, OPT_CHILDREN, OPT_NO_CHILDREN, OPT_LIMIT, OPT_INLINE };
+enum { OPT_STDIO = 256, OPT_TUI, OPT_CHILDREN, OPT_NO_CHILDREN, OPT_LIMIT, OPT_INLINE };
 
 static const struct opt report_table[] = {
 	OPT_GROUP(opt_input),
-	{ OPT_STDIO, "stdio", .help = "text output (the only one; accepted for perf's habit)" },
+	{ OPT_STDIO, "stdio", .help = "text output, also on a terminal" },
+	{ OPT_TUI, "tui", .help = "the terminal browser (the default when stdin and stdout are a terminal)" },
 	OPT_GROUP_ONLY(opt_sort, "s"),
 	{ OPT_CHILDREN, "children",
 	  .help = "also charge each sample to every caller on its stack (the default when the file has "
@@ -164,6 +165,8 @@ static bool set_option(void *ctx, int key, const char *arg)
 
 	switch (key) {
 	case OPT_STDIO:
+	case OPT_TUI:
+		o->ui = key == OPT_STDIO ? REPORT_UI_STDIO : REPORT_UI_TUI;
 		return true;
 	case OPT_CHILDREN:
 	case OPT_NO_CHILDREN:
@@ -190,7 +193,7 @@ static bool set_option(void *ctx, int key, const char *arg)
 const struct opt_cmd report_cmd = {
 	.name = "report",
 	.summary = "show where the samples of a perf.data file went",
-	.synopsis = "[-i FILE] [--stdio] [-s KEYS] [--children | --no-children] [-g MODE] "
+	.synopsis = "[-i FILE] [--stdio | --tui] [-s KEYS] [--children | --no-children] [-g MODE] "
 		    "[--percent-limit P] [-F FIELDS] [filters]",
 	.opts = report_table,
 	.set = set_option,
@@ -381,6 +384,37 @@ static void print_table(struct report_state *st, size_t evsel)
 			 perfev_profile__nr_frames(p), ps.nr_entries, ps.nr_shown, ps.sort_s, ps.print_s);
 }
 
+/* The browser over the first event's table (perf asks which; the others are --stdio's). */
+static int browse(struct report_state *st)
+{
+	struct perfev_data_reader *r = perfev_session__reader(st->s);
+	size_t evsel = 0, shown = 0;
+	char header[512], unit;
+	uint64_t samples;
+
+	for (size_t i = st->nr_profiles; i-- > 0;)
+		if (st->profiles[i]) {
+			evsel = i;
+			shown++;
+		}
+	const struct perfev_profile_node *root = perfev_profile__node(st->profiles[evsel], 0);
+
+	samples = abbreviated(root->total_samples, &unit);
+	snprintf(header, sizeof(header), "Samples: %" PRIu64 "%c of event '%s', Event count (approx.): "
+		 "%" PRIu64 "%s", samples, unit, perfev_data_reader__evsel_name(r, evsel), root->total,
+		 shown > 1 ? "  (more events: --stdio shows them all)" : "");
+	return report_tui(st->profiles[evsel], st->o, header);
+}
+
+/* The browser when asked, or by default on a terminal (not for a pipe's data on stdin). */
+static void choose_ui(struct report_opts *o)
+{
+	if (o->ui != REPORT_UI_AUTO)
+		return;
+	o->ui = isatty(STDOUT_FILENO) && isatty(STDIN_FILENO) && strcmp(o->input, "-") ? REPORT_UI_TUI
+											 : REPORT_UI_STDIO;
+}
+
 int cmd_report(int argc, char **argv)
 {
 	struct report_opts o = { 0 };
@@ -391,6 +425,7 @@ int cmd_report(int argc, char **argv)
 
 	if (!parse_args(argc, argv, &o, &no_demangle, &ret))
 		return ret;
+	choose_ui(&o);
 	st.s = cli_session_open(o.input, no_demangle, &o.quiet, o.filter, &sy);
 	if (!st.s)
 		goto out;
@@ -428,11 +463,19 @@ int cmd_report(int argc, char **argv)
 			  "--time); 'perfev report --sort comm,pid,dso' lists what is there", o.input);
 		goto out;
 	}
+	if (o.ui == REPORT_UI_TUI) {
+		ret = browse(&st);
+		if (!ret && err < 0)
+			ret = 1;
+		goto notes;
+	}
 	/* Once, for the whole file, as perf: the LOST_SAMPLES records' count. */
 	printf("#\n# Total Lost Samples: %" PRIu64 "\n#\n", ss->nr_lost_samples);
 	for (size_t i = 0; i < st.nr_profiles; i++)
 		if (st.profiles[i])
 			print_table(&st, i);
+	ret = err < 0 ? 1 : 0;
+notes:
 	/* As perf warns of lost chunks: the kernel's LOST records, apart from the lost samples. */
 	if (!o.quiet && ss->nr_lost_events)
 		cli_note("the recording lost %" PRIu64 " samples in %" PRIu64 " chunks (its ring "
@@ -441,7 +484,6 @@ int cmd_report(int argc, char **argv)
 	if (!o.quiet && ss->nr_unwind_failed)
 		cli_note("%" PRIu64 " of %" PRIu64 " DWARF stacks could not be unwound past the sampled IP",
 			 ss->nr_unwind_failed, ss->nr_samples);
-	ret = err < 0 ? 1 : 0;
 out:
 	for (size_t i = 0; i < st.nr_profiles; i++)
 		perfev_profile__delete(st.profiles[i]);

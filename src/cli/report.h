@@ -32,6 +32,8 @@ enum report_col {
 
 enum graph_mode { GRAPH_NONE, GRAPH_GRAPH, GRAPH_FLAT, GRAPH_FOLDED };
 
+enum report_ui { REPORT_UI_AUTO, REPORT_UI_STDIO, REPORT_UI_TUI };
+
 struct report_opts {
 	const char *input;
 	enum report_key keys[NR_KEYS];
@@ -52,6 +54,7 @@ struct report_opts {
 	bool quiet;
 	bool verbose; /* -v: also the time each phase took */
 	bool stats_only;
+	int ui; /* REPORT_UI_AUTO: the browser on a terminal, else text */
 	unsigned max_stack;
 };
 
@@ -69,6 +72,17 @@ struct report_row {
 bool report_sort_rows(const struct report_row *rows, size_t n, const enum report_key *keys,
 		      int nr_keys, uint32_t *order);
 
+/*
+ * The text of key k of entry e as the table prints it ("[.] main",
+ * "libc.so.6", "  1234:make"), kept until the texts are deleted; NULL when
+ * out of memory.
+ */
+struct report_texts;
+struct report_texts *report_texts_new(void);
+const char *report_texts_key(struct report_texts *tx, const struct perfev_profile *p,
+			     const struct perfev_profile_entry *e, enum report_key k);
+void report_texts_delete(struct report_texts *tx);
+
 /* What printing a table took, for -v. */
 struct report_print_stats {
 	size_t nr_entries, nr_shown;
@@ -80,6 +94,13 @@ struct report_print_stats {
  */
 bool report_table_print(FILE *f, const struct perfev_profile *p, const struct report_opts *o,
 			struct report_print_stats *ps);
+
+/*
+ * Browses profile p's table on the terminal (report_tui.c) under a header
+ * line; the tool's exit status (an ending signal is honoured once the
+ * terminal is given back).
+ */
+int report_tui(const struct perfev_profile *p, const struct report_opts *o, const char *header);
 
 /* Whether entry idx has a call graph to show (graphs are on, and it is above the threshold). */
 bool report_graph_wanted(const struct perfev_profile_table *t, size_t idx,

@@ -530,3 +530,27 @@ out:
 	perfev_profile_table__delete(t);
 	return ok;
 }
+
+/* Key texts for other views of the table (the terminal browser), made the same way. */
+struct report_texts {
+	struct text_pool tp;
+};
+
+struct report_texts *report_texts_new(void)
+{
+	return calloc(1, sizeof(struct report_texts));
+}
+
+const char *report_texts_key(struct report_texts *tx, const struct perfev_profile *p,
+			     const struct perfev_profile_entry *e, enum report_key k)
+{
+	return key_text(&tx->tp, p, e, k);
+}
+
+void report_texts_delete(struct report_texts *tx)
+{
+	if (!tx)
+		return;
+	pool_free(&tx->tp);
+	free(tx);
+}
