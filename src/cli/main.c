@@ -15,6 +15,7 @@ static const struct cmd commands[] = {
 	{ &record_cmd, cmd_record },
 	{ &report_cmd, cmd_report },
 	{ &annotate_cmd, cmd_annotate },
+	{ &top_cmd, cmd_top },
 	{ &script_cmd, cmd_script },
 	{ &export_cmd, cmd_export },
 	{ &flamegraph_cmd, cmd_flamegraph },

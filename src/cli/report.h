@@ -56,6 +56,7 @@ struct report_opts {
 	bool stats_only;
 	int ui; /* REPORT_UI_AUTO: the browser on a terminal, else text */
 	unsigned max_stack;
+	long max_rows; /* at most this many rows (perfev top -E); 0: all */
 };
 
 /* A shown entry with its key texts, made once: sorting and printing only compare and copy. */

@@ -510,6 +510,8 @@ bool report_table_print(FILE *f, const struct perfev_profile *p, const struct re
 	if (!rows || !order || !make_rows(&tp, p, t, o, &l, total, rows, &nshow) ||
 	    !report_sort_rows(rows, nshow, o->keys, o->nr_keys, order))
 		goto out;
+	if (o->max_rows > 0 && nshow > (size_t)o->max_rows)
+		nshow = (size_t)o->max_rows;
 	graphs_wait(&gr);
 	ps->sort_s = (cli_now_ns() - t0) / 1e9;
 	t0 = cli_now_ns();

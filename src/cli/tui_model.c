@@ -229,7 +229,11 @@ static bool make_rows(struct tui_model *m)
 	for (int k = 0; k < NR_KEYS; k++)
 		if (m->width[k] < strlen(key_titles[k]))
 			m->width[k] = strlen(key_titles[k]);
-	return report_sort_rows(m->rows, m->nr_rows, m->o.keys, m->o.nr_keys, m->order);
+	if (!report_sort_rows(m->rows, m->nr_rows, m->o.keys, m->o.nr_keys, m->order))
+		return false;
+	if (m->o.max_rows > 0 && m->nr_rows > (size_t)m->o.max_rows)
+		m->nr_rows = (size_t)m->o.max_rows;
+	return true;
 }
 
 /* The selected line's identity, to find it again after a rebuild. */
@@ -437,6 +441,16 @@ static uint32_t line_frame(const struct tui_model *m, size_t i)
 	return line_entry(m, i)->frame;
 }
 
+/* After the rows change by a key (filters, keys, search): from the top. */
+static bool rebuild_from_top(struct tui_model *m)
+{
+	m->sel = m->top = 0;
+	if (!tui_model_rebuild(m, m->base))
+		return false;
+	m->sel = m->top = 0;
+	return true;
+}
+
 bool tui_model_toggle_thread(struct tui_model *m, size_t i)
 {
 	if (m->by_thread || m->comm) {
@@ -452,7 +466,7 @@ bool tui_model_toggle_thread(struct tui_model *m, size_t i)
 			m->comm = perfev_profile__thread(m->p, t)->comm;
 		}
 	}
-	return tui_model_rebuild(m, m->base);
+	return rebuild_from_top(m);
 }
 
 bool tui_model_toggle_dso(struct tui_model *m, size_t i)
@@ -466,7 +480,7 @@ bool tui_model_toggle_dso(struct tui_model *m, size_t i)
 		m->dso = f->dso;
 		m->dso_kernel = f->kernel;
 	}
-	return tui_model_rebuild(m, m->base);
+	return rebuild_from_top(m);
 }
 
 bool tui_model_toggle_zoom(struct tui_model *m, size_t i)
@@ -477,7 +491,7 @@ bool tui_model_toggle_zoom(struct tui_model *m, size_t i)
 		m->zoom = true;
 		m->zoom_frame = line_frame(m, i);
 	}
-	return tui_model_rebuild(m, m->base);
+	return rebuild_from_top(m);
 }
 
 bool tui_model_toggle_children(struct tui_model *m)
@@ -485,7 +499,7 @@ bool tui_model_toggle_children(struct tui_model *m)
 	m->o.children = !m->o.children;
 	/* The unfolded graphs were of the other kind (callees or callers). */
 	tui_model_fold_all(m);
-	return tui_model_rebuild(m, m->base);
+	return rebuild_from_top(m);
 }
 
 static const enum report_key sort_sets[][3] = {
@@ -519,13 +533,13 @@ bool tui_model_next_sort(struct tui_model *m)
 	m->o.nr_keys = set_len(next);
 	memcpy(m->o.keys, sort_sets[next], (size_t)m->o.nr_keys * sizeof(m->o.keys[0]));
 	tui_model_fold_all(m);
-	return tui_model_rebuild(m, m->base);
+	return rebuild_from_top(m);
 }
 
 bool tui_model_search(struct tui_model *m, const char *text)
 {
 	snprintf(m->search, sizeof(m->search), "%s", text ? text : "");
-	return tui_model_rebuild(m, m->base);
+	return rebuild_from_top(m);
 }
 
 static double pct(const struct tui_model *m, uint64_t v)
