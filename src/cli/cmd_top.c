@@ -124,8 +124,8 @@ static bool parse_sort(struct report_opts *ro, const char *arg)
 		for (int i = 0; i < NR_KEYS; i++)
 			if (!strcmp(t, key_names[i]) || (i == KEY_SYM && !strcmp(t, "symbol")))
 				k = i;
-		if (k < 0 || k == KEY_SRCLINE) {
-			cli_error("unknown sort key '%s'; the keys are comm, pid, tid, dso, sym", t);
+		if (k < 0) {
+			cli_error("unknown sort key '%s'; the keys are comm, pid, tid, dso, sym, srcline", t);
 			ok = false;
 		} else if (ro->nr_keys < NR_KEYS) {
 			bool dup_key = false;

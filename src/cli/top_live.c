@@ -351,6 +351,7 @@ int top_run(struct top_opts *o)
 		goto out;
 	for (int i = 0; i < o->ro.nr_keys; i++)
 		need[o->ro.keys[i]] = true;
+	po.srcline = need[KEY_SRCLINE];
 	po.merge_pids = !need[KEY_PID] && !need[KEY_TID];
 	po.merge_threads = po.merge_pids && !need[KEY_COMM];
 	t.p = perfev_profile__new(&po);
