@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/ioctl.h>
 #include <unistd.h>
 
 #include "cli.h"
@@ -23,7 +24,8 @@ static const struct opt top_table[] = {
 	{ 'd', "delay", .arg = "SECS", .help = "seconds between refreshes (default 2; fractions allowed)" },
 	{ 'z', "zero", .help = "each refresh shows only its own samples (default: older ones fade by 7/8 "
 			       "per refresh, as perf top's)" },
-	{ 'E', "entries", .arg = "N", .help = "show at most N rows" },
+	{ 'E', "entries", .arg = "N", .help = "show at most N rows (0: all; default: all in the browser, "
+					     "a terminal's height or 20 with --stdio)" },
 	{ 'K', "hide-kernel-symbols", .help = "leave out samples taken in the kernel" },
 	{ 'U', "hide-user-symbols", .help = "leave out samples taken in user space" },
 	OPT_GROUP_ONLY(opt_sort, "s"),
@@ -67,7 +69,8 @@ static bool set_option(void *ctx, int key, const char *arg)
 		o->zero = true;
 		return true;
 	case 'E':
-		return cli_parse_long("-E", arg, 1, INT_MAX, &o->ro.max_rows);
+		o->entries_set = true;
+		return cli_parse_long("-E", arg, 0, INT_MAX, &o->ro.max_rows);
 	case 'K':
 		o->hide_kernel = true;
 		return true;
@@ -193,6 +196,14 @@ static bool parse_args(int argc, char **argv, struct top_opts *o, struct cli_arg
 	o->ro.verbose = a->verbose;
 	if (o->ro.ui == REPORT_UI_AUTO)
 		o->ro.ui = isatty(STDOUT_FILENO) && isatty(STDIN_FILENO) ? REPORT_UI_TUI : REPORT_UI_STDIO;
+	/* A snapshot, as perf top's: what fits the terminal (or 20 rows), unless -E says. */
+	if (o->ro.ui == REPORT_UI_STDIO && !o->entries_set) {
+		struct winsize ws;
+
+		o->ro.max_rows = 20;
+		if (isatty(STDOUT_FILENO) && !ioctl(STDOUT_FILENO, TIOCGWINSZ, &ws) && ws.ws_row > 12)
+			o->ro.max_rows = ws.ws_row - 10;
+	}
 	o->no_demangle = a->no_demangle;
 	o->ro.max_stack = (unsigned)a->max_stack;
 	o->rec.events = a->events;

@@ -349,6 +349,42 @@ static struct perfev_profile_table *build_table(const struct perfev_profile *p,
 	return perfev_profile_table__new(p, &to);
 }
 
+static int cmp_desc(const void *a, const void *b)
+{
+	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+
+	return x < y ? 1 : x > y ? -1 : 0;
+}
+
+/*
+ * With at most max_rows shown, the weight the last of them has at least:
+ * rows below it are never named (perfev top prints a few rows of tables
+ * that grow to hundreds of thousands of entries).  0 without a limit.
+ */
+static uint64_t row_floor(const struct perfev_profile_table *t, const struct report_opts *o)
+{
+	size_t nr = perfev_profile_table__nr_entries(t), m = (size_t)o->max_rows, k = 0;
+	uint64_t *v, floor = 0;
+
+	if (o->max_rows <= 0 || nr <= 4 * m)
+		return 0;
+	v = malloc(nr * sizeof(*v));
+	if (!v)
+		return 0;
+	for (size_t i = 0; i < nr; i++) {
+		const struct perfev_profile_entry *e = perfev_profile_table__entry(t, i);
+
+		v[k] = o->children ? e->children : e->self;
+		k += v[k] != 0;
+	}
+	if (k > m) {
+		qsort(v, k, sizeof(*v), cmp_desc);
+		floor = v[m - 1];
+	}
+	free(v);
+	return floor;
+}
+
 /*
  * The entries above the limit as rows into rows[0..*n), each with the texts
  * of the keys shown or sorted by; false when out of memory.
@@ -364,13 +400,15 @@ static bool make_rows(struct text_pool *tp, const struct perfev_profile *p,
 	for (int c = 0; c < l->nc; c++)
 		if (l->cols[c] < NR_KEYS)
 			need[l->cols[c]] = true;
+	uint64_t floor = row_floor(t, o);
+
 	*n = 0;
 	for (size_t i = 0; i < perfev_profile_table__nr_entries(t); i++) {
 		const struct perfev_profile_entry *e = perfev_profile_table__entry(t, i);
 		uint64_t v = o->children ? e->children : e->self;
 		struct report_row *r = &rows[*n];
 
-		if (!v || (total && 100.0 * v / total < o->percent_limit))
+		if (!v || v < floor || (total && 100.0 * v / total < o->percent_limit))
 			continue;
 		*r = (struct report_row){ .v = v, .self = e->self, .e = e, .entry = (uint32_t)i };
 		for (int k = 0; k < NR_KEYS; k++)

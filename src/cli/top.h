@@ -16,6 +16,7 @@ struct top_opts {
 	bool zero;		/* -z: each refresh starts from nothing (else the 7/8 decay) */
 	bool hide_kernel, hide_user; /* -K, -U */
 	bool no_demangle;
+	bool entries_set; /* -E given */
 };
 
 /* Samples until q, an ending signal, or (--stdio) the command or process ending; the exit status. */

@@ -163,6 +163,7 @@ void perfev_session__delete(struct perfev_session *s)
 	sess_threads_free(s);
 	free(s->q);
 	free(s->qbuf);
+	free(s->qspare);
 	table_free(s->rcache, 1u << RCACHE_BITS, sizeof(*s->rcache));
 	if (s->idents)
 		table_free(s->idents, (size_t)1 << s->ident_bits, sizeof(*s->idents));
@@ -483,25 +484,29 @@ int sess_flush(struct perfev_session *s, uint64_t limit, perfev_session_sample_f
 		return ret;
 	}
 	/* Compact what stays, in its sorted order. */
-	unsigned char *tmp = NULL;
-
 	if (i < s->nr_q) {
 		size_t bytes = 0;
+		unsigned char *t;
+		size_t cap;
 
 		for (size_t j = i; j < s->nr_q; j++)
 			bytes += s->q[j].size;
-		tmp = malloc(bytes);
-		if (!tmp)
+		/*
+		 * Into the spare buffer, which then takes the queue's place: kept
+		 * from flush to flush, so a live session's rounds neither allocate
+		 * nor copy twice.
+		 */
+		if (!array_grow((void **)&s->qspare, &s->qspare_cap, bytes, 1))
 			return set_error(ENOMEM, "session: out of memory ordering records");
 		for (size_t j = i; j < s->nr_q; j++) {
-			memcpy(tmp + keep_len, s->qbuf + s->q[j].pos, s->q[j].size);
+			memcpy(s->qspare + keep_len, s->qbuf + s->q[j].pos, s->q[j].size);
 			s->q[keep] = s->q[j];
 			s->q[keep].pos = keep_len;
 			keep_len += s->q[j].size;
 			keep++;
 		}
-		memcpy(s->qbuf, tmp, keep_len);
-		free(tmp);
+		t = s->qbuf, s->qbuf = s->qspare, s->qspare = t;
+		cap = s->qbuf_cap, s->qbuf_cap = s->qspare_cap, s->qspare_cap = cap;
 	}
 	s->nr_q = keep;
 	s->qbuf_len = keep_len;

@@ -113,6 +113,8 @@ struct perfev_session {
 	size_t nr_q, cap_q;
 	unsigned char *qbuf;
 	size_t qbuf_len, qbuf_cap;
+	unsigned char *qspare; /* where flush() compacts what stays, then swapped with qbuf */
+	size_t qspare_cap;
 	uint64_t seq, last_time, round_max, next_flush;
 	bool ordered;
 
