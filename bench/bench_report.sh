@@ -18,13 +18,9 @@ trap 'rm -rf "$OUT"' EXIT
 command -v perf >/dev/null || { echo "bench_report: perf missing; run scripts/setup.sh"; exit 1; }
 command -v clang >/dev/null || { echo "bench_report: clang missing; run scripts/setup.sh"; exit 1; }
 
-# Two compilers at a time (the machine's two CPUs) for 6 seconds, 50 µs of CPU
-# per sample: about 200,000 samples.
-perf record -q -g -e cpu-clock -c 50000 -o "$OUT/cc.data" -- sh -c "
-	cd '$ROOT' && end=\$((\$(date +%s) + ${SECS:-6})) && while [ \$(date +%s) -lt \$end ]; do
-		ls src/lib/*/*.c | xargs -P 2 -n 1 clang -O2 -g -Iinclude -Isrc/lib -I'$GENDIR' -D_GNU_SOURCE -c -o /dev/null
-	done" >/dev/null 2>&1
-samples=$(perf report -D -i "$OUT/cc.data" 2>/dev/null | awk '/^ *SAMPLE events:/ { print $3; exit }')
+. "$ROOT/bench/clang_recording.sh"
+record_clang "$OUT/cc.data"
+samples=$(samples_of "$OUT/cc.data")
 if [ "${samples:-0}" -lt 100000 ]; then
 	echo "bench_report: only ${samples:-0} samples recorded (want 100000); the machine is slower than expected"
 fi
