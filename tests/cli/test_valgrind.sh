@@ -25,6 +25,7 @@ case $BUILD_DIR in
 	skip "valgrind memcheck of perfev report and script" "sanitizer build"
 	skip "valgrind memcheck of perfev export and flamegraph" "sanitizer build"
 	skip "valgrind memcheck of perfev annotate" "sanitizer build"
+	skip "valgrind memcheck of perfev top and the profile's views" "sanitizer build"
 	exit 0 ;;
 esac
 command -v valgrind >/dev/null || { not_ok "valgrind is installed (scripts/setup.sh)"; exit 0; }
@@ -65,3 +66,7 @@ vg "perfev annotate of every function (text) is memcheck clean" "$PERFEV" annota
 vg "perfev annotate -s --json of an inlined helper is memcheck clean" \
 	"$PERFEV" annotate -s --json -i "$TMP/a.data" hot
 vg "the annotation library's tests are memcheck clean" "$BUILD_DIR/tests/annotate/test_annotation"
+# Live: a session fed from the rings, a profile aged and printed at each refresh, a command's end.
+vg "perfev top --stdio -g of a command is memcheck clean" \
+	"$PERFEV" top --stdio -g -d 0.3 -E 5 -- "$HELPERS/hot" 20
+vg "the profile's views and decay (tests) are memcheck clean" "$BUILD_DIR/tests/profile/test_profile_view"
