@@ -13,6 +13,17 @@ trap 'tui_stop; for p in $HOTS; do kill -9 $p 2>/dev/null; done; rm -rf "$TMP"' 
 show() { tui_screen | sed 's/^/    | /' | head -n "${1:-12}"; }
 # hot 3000: about 20 s of CPU, hot_a and hot_b interleaved in slices of a fraction of a second.
 start_hot() { "$HOT" "${1:-3000}" >/dev/null & HP=$!; HOTS="$HOTS $HP"; }
+# snapshots_of FILE ARGS...: perfev top ARGS with output to FILE until 3 snapshots (at most 20 s).
+snapshots_of() {
+	out=$1
+	shift
+	"$PERFEV" top "$@" >"$out" 2>&1 &
+	sp=$!
+	i=0
+	while [ "$(grep -c '^   PerfTop:' "$out")" -lt 3 ] && [ $i -lt 100 ]; do sleep 0.2; i=$((i + 1)); done
+	kill -INT $sp
+	wait $sp
+}
 secs() { date +%s.%N; }
 elapsed() { echo "$(secs) $1" | awk '{ printf "%.1f", $1 - $2 }'; }
 
@@ -130,28 +141,19 @@ fi
 check "the snapshot's rows are perf report's layout" grep -qE '^ +[0-9.]+%  hot +hot +\[\.\] hot_a$' "$TMP/snap"
 
 # Not a terminal: snapshots without asking.
-"$PERFEV" top -d 0.5 -E 3 -p "$HP" >"$TMP/plain" 2>&1 &
-TP=$!
-sleep 2
-kill -INT "$TP"
-wait "$TP"
+snapshots_of "$TMP/plain" -d 0.5 -E 3 -p "$HP"
 check "stdout not a terminal: snapshots" grep -q '^   PerfTop:' "$TMP/plain"
 rows=$(awk '/^   PerfTop:/ { if (n > m) m = n; n = 0 } /^ +[0-9.]+%/ { n++ } END { if (n > m) m = n; print m }' "$TMP/plain")
 check "-E 3: at most 3 rows a snapshot ($rows)" sh -c "[ $rows -ge 1 ] && [ $rows -le 3 ]"
 
-# -K and -U, every CPU: until two snapshots with rows (describing every process first takes a while).
-snapshots() {
-	out=$1
-	shift
-	"$PERFEV" top --stdio "$@" >"$out" 2>&1 &
-	sp=$!
-	i=0
-	while [ "$(grep -c '^   PerfTop:' "$out")" -lt 3 ] && [ $i -lt 100 ]; do sleep 0.2; i=$((i + 1)); done
-	kill -INT $sp
-	wait $sp
-}
-snapshots "$TMP/k" -K -d 0.7
-snapshots "$TMP/u" -U -d 0.7
+# One thread.
+snapshots_of "$TMP/t" --stdio -d 0.5 -t "$HP"
+check "-t samples the thread (its heading says so, its rows are hot's)" \
+	sh -c "grep -q '(thread $HP)' '$TMP/t' && grep -qE '%  hot +hot +\[\.\] hot_[ab]$' '$TMP/t' && ! grep -qE '%  (perfev|sh|tmux) ' '$TMP/t'"
+
+# -K and -U, every CPU.
+snapshots_of "$TMP/k" --stdio -K -d 0.7
+snapshots_of "$TMP/u" --stdio -U -d 0.7
 check "-K: no kernel rows" sh -c "grep -qE '^ +[0-9.]+%' '$TMP/k' && ! grep -q '\\[k\\]' '$TMP/k'"
 check "-U: only kernel rows" sh -c "grep -q '\\[k\\]' '$TMP/u' && ! grep -qE '\\[\\.\\] ' '$TMP/u'"
 kill -9 "$HP" 2>/dev/null
