@@ -38,9 +38,13 @@ static int copy_tables(struct perfev_profile *q, const struct perfev_profile *p)
 	q->threads = malloc(nt * sizeof(*q->threads));
 	if (!q->frames || !q->frame_maps || !q->threads)
 		return set_error(ENOMEM, "profile: out of memory");
-	memcpy(q->frames, p->frames, p->nr_frames * sizeof(*q->frames));
-	memcpy(q->frame_maps, p->frame_maps, p->nr_frames * sizeof(*q->frame_maps));
-	memcpy(q->threads, p->threads, p->nr_threads * sizeof(*q->threads));
+	/* An empty profile has no arrays to copy from (memcpy may not be given NULL). */
+	if (p->nr_frames) {
+		memcpy(q->frames, p->frames, p->nr_frames * sizeof(*q->frames));
+		memcpy(q->frame_maps, p->frame_maps, p->nr_frames * sizeof(*q->frame_maps));
+	}
+	if (p->nr_threads)
+		memcpy(q->threads, p->threads, p->nr_threads * sizeof(*q->threads));
 	q->nr_frames = q->cap_frames = q->cap_frame_maps = p->nr_frames;
 	q->nr_threads = q->cap_threads = p->nr_threads;
 	/* Read-only: nothing is ever looked up by identity in it. */
