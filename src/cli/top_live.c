@@ -32,6 +32,7 @@ struct top {
 	bool tui;
 	bool ended;  /* the command or process is gone: nothing more comes */
 	uint64_t samples, kernel; /* of the event shown, since the last refresh */
+	uint64_t first_time, last_time; /* theirs: the rate is of the time they span */
 	uint64_t last_ns;
 	char target[128];
 };
@@ -155,6 +156,14 @@ static int on_sample(void *ctx, const struct perfev_session_sample *ss)
 		return 0;
 	t->samples++;
 	t->kernel += kernel;
+	if (ss->ev->rec.sample.sample_type & PERF_SAMPLE_TIME) {
+		uint64_t time = ss->ev->rec.sample.time;
+
+		if (!t->first_time || time < t->first_time)
+			t->first_time = time;
+		if (time > t->last_time)
+			t->last_time = time;
+	}
 	if (t->o->ro.max_stack && nr > t->o->ro.max_stack)
 		nr = t->o->ro.max_stack;
 	if (t->o->rec.callgraph == CG_NONE && nr > 1)
@@ -198,6 +207,14 @@ static void heading(struct top *t, char *buf, size_t size, bool stdio)
 {
 	uint64_t now = cli_now_ns();
 	double secs = (double)(now - t->last_ns) / 1e9;
+
+	/*
+	 * The seconds the samples span, not those since the last refresh: the
+	 * first refresh delivers what the rings gathered while every process was
+	 * being described.
+	 */
+	if (t->last_time > t->first_time && (double)(t->last_time - t->first_time) / 1e9 > secs / 2)
+		secs = (double)(t->last_time - t->first_time) / 1e9;
 	const struct perfev_evsel *ev = perfev_evlist__next_evsel(t->el, NULL);
 	const struct perf_event_attr *a = perfev_evsel__attr((struct perfev_evsel *)ev);
 	char rate[32];
@@ -212,6 +229,7 @@ static void heading(struct top *t, char *buf, size_t size, bool stdio)
 		 perfev_evsel__name(ev), rate, t->target, t->o->zero ? ", zeroed each refresh" : "",
 		 t->ended ? "  -- ended, no more samples" : "");
 	t->samples = t->kernel = 0;
+	t->first_time = t->last_time = 0;
 	t->last_ns = now;
 }
 
