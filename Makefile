@@ -27,6 +27,8 @@ SAN_LDFLAGS := -fsanitize=address,undefined
 NO_UNDEF :=
 endif
 LIBS     := -lpfm -ldw -lelf -lcapstone -lzstd -liberty -lprotobuf-c -lz -lm -pthread
+# The tool's terminal browser (perfev report on a terminal, perfev top): ncurses, wide-character build.
+CLI_LIBS := $(shell pkg-config --libs ncursesw 2>/dev/null || echo -lncursesw -ltinfo)
 LDFLAGS  ?=
 ALL_LDFLAGS := $(SAN_LDFLAGS) $(LDFLAGS)
 
@@ -107,7 +109,7 @@ $(BUILD)/perfev.pc: perfev.pc.in Makefile
 	    $< > $@
 
 $(TOOL): $(CLI_OBJS) $(STATIC)
-	$(CC) $(ALL_LDFLAGS) -o $@ $(CLI_OBJS) $(STATIC) $(LIBS)
+	$(CC) $(ALL_LDFLAGS) -o $@ $(CLI_OBJS) $(STATIC) $(LIBS) $(CLI_LIBS)
 
 # The bash completion is made from the tool's own option tables.
 $(COMPLETION): $(TOOL)

@@ -22,17 +22,13 @@ trap 'rm -rf "$OUT"' EXIT
 command -v perf >/dev/null || { echo "bench_report: perf missing; run scripts/setup.sh"; exit 1; }
 command -v clang >/dev/null || { echo "bench_report: clang missing; run scripts/setup.sh"; exit 1; }
 
+. "$ROOT/bench/clang_recording.sh"
 DATA=${DATA:-}
 if [ -z "$DATA" ]; then
 	DATA=$OUT/cc.data
-	# Two compilers at a time (the machine's two CPUs) for 6 seconds, 50 µs of CPU
-	# per sample: about 200,000 samples.
-	perf record -q -g -e cpu-clock -c 50000 -o "$DATA" -- sh -c "
-		cd '$ROOT' && end=\$((\$(date +%s) + ${SECS:-6})) && while [ \$(date +%s) -lt \$end ]; do
-			ls src/lib/*/*.c | xargs -P 2 -n 1 clang -O2 -g -Iinclude -Isrc/lib -I'$GENDIR' -D_GNU_SOURCE -c -o /dev/null
-		done" >/dev/null 2>&1
+	record_clang "$DATA"
 fi
-samples=$(perf report -D -i "$DATA" 2>/dev/null | awk '/^ *SAMPLE events:/ { print $3; exit }')
+samples=$(samples_of "$DATA")
 # perf 6.1 here aborts now and then as it reads a file; perfev counts the same records.
 [ -n "$samples" ] || samples=$("$PERFEV" report -v -q --stdio -g none --no-children -i "$DATA" 2>&1 >/dev/null |
 	sed -n 's/^perfev report: \([0-9]*\) samples read.*/\1/p')

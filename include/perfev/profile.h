@@ -127,6 +127,44 @@ PERFEV_API int perfev_profile__timed(const struct perfev_profile *p, size_t i, u
 				     uint32_t *node, uint64_t *weight);
 
 /*
+ * Multiplies every node's weights and sample counts by num/den (rounded
+ * down; num <= den), as perf top ages its entries (7/8 at each refresh);
+ * 0/1 zeroes them.  Nodes stay, with zero weights, so the tree goes on
+ * growing where it left off.  Timed samples (opts.times) keep their
+ * weights.  0, -EINVAL for a fraction above 1, or an error of the
+ * background inserter.
+ */
+PERFEV_API int perfev_profile__decay(struct perfev_profile *p, uint64_t num, uint64_t den);
+
+/* Which part of a profile perfev_profile__zoom() keeps. */
+struct perfev_profile_zoom_opts {
+	size_t sz; /* sizeof(struct perfev_profile_zoom_opts) */
+	/* Only the stacks of thread (a perfev_profile__thread() index). */
+	bool by_thread;
+	uint32_t thread;
+	/* Only the stacks of threads running this command; NULL: any. */
+	const char *comm;
+	/*
+	 * Only the stacks through frame, from its outermost call down: the
+	 * function's callees, with the function as the outermost frame below
+	 * each thread (perf report's zoom).
+	 */
+	bool by_frame;
+	uint32_t frame;
+	size_t :0;
+};
+
+/*
+ * A new profile of the part of p opts keep (NULL: all of it), with p's
+ * frames and threads under the same indices (the frames' DSOs, symbols and
+ * names are p's session's: valid while it is).  It is for reading: adding
+ * to it is not supported.  NULL with errno (EINVAL: an index out of range;
+ * ENOMEM).
+ */
+PERFEV_API struct perfev_profile *perfev_profile__zoom(const struct perfev_profile *p,
+						       const struct perfev_profile_zoom_opts *opts);
+
+/*
  * The map frame i was first seen in (the session's: valid while it is), or
  * NULL: where its file was loaded, for outputs that name load addresses.
  */

@@ -67,6 +67,7 @@ PERFEV_API struct perfev_session *perfev_session__open(const char *path,
 /* Accepts NULL. */
 PERFEV_API void perfev_session__delete(struct perfev_session *s);
 
+/* The file's reader; NULL for a live session. */
 PERFEV_API struct perfev_data_reader *perfev_session__reader(const struct perfev_session *s);
 PERFEV_API struct perfev_symbolizer *perfev_session__symbolizer(const struct perfev_session *s);
 
@@ -128,12 +129,58 @@ struct perfev_session_sample {
 typedef int (*perfev_session_sample_fn)(void *ctx, const struct perfev_session_sample *s);
 
 /*
- * Reads the whole file, keeping threads and maps up to date and calling fn
+ * Reads the whole file (-EINVAL for a live session), keeping threads and maps up to date and calling fn
  * for every sample in order.  0, fn's non-zero return, or a negative error
  * from the reader (the samples before it were delivered).
  */
 PERFEV_API int perfev_session__process(struct perfev_session *s, perfev_session_sample_fn fn,
 				       void *ctx);
+
+struct perfev_evlist;
+
+/*
+ * A live session: records come from the rings of el (opened and mapped by
+ * the caller, borrowed: it must outlive the session) and from the caller
+ * (perfev_synth__*() of what ran before), as perf top takes them.  The
+ * events' attrs and names are copied now; the list's ids tell records
+ * apart, so every event should carry PERF_SAMPLE_IDENTIFIER.  Records are
+ * always delivered in time order, one round late (opts.file_order and
+ * opts.reader_opts do not apply; opts.filter applies, except time ranges
+ * in percent).  perfev_session__reader() is NULL for it.
+ *
+ *	struct perfev_session *s = perfev_session__new_live(el, NULL);
+ *	perfev_synth__all(&fmt0, feed_fn, s);      // calls perfev_session__feed()
+ *	for (;;) {
+ *		perfev_evlist__poll(el, 100, NULL);
+ *		perfev_session__read_rings(s);
+ *		perfev_session__flush(s, false, on_sample, ctx);
+ *	}
+ */
+PERFEV_API struct perfev_session *perfev_session__new_live(const struct perfev_evlist *el,
+							   const struct perfev_session_opts *opts);
+/*
+ * Queues one record (header included, native byte order, as a ring or
+ * perfev_synth gives it; copied).  Its event is found by its id (none, or
+ * id 0 as synthesized records carry: the list's first event); a record of
+ * an id the list does not have is dropped.  0, -PERFEV_ERR_FORMAT for a
+ * malformed record, -ENOMEM; -EINVAL for a file's session.
+ */
+PERFEV_API int perfev_session__feed(struct perfev_session *s, const void *rec, size_t size);
+/*
+ * Reads what every ring of the list holds now into the queue and hands the
+ * space back to the kernel: the records read (records the decoder refuses
+ * are counted and skipped), or -PERFEV_ERR_FORMAT when a ring is corrupt,
+ * -ENOMEM.
+ */
+PERFEV_API int64_t perfev_session__read_rings(struct perfev_session *s);
+/*
+ * Ends a round: delivers the queued records no later record can precede
+ * (those older than the newest of the previous round), or with all every
+ * queued record, keeping threads and maps current and calling fn for each
+ * sample as perfev_session__process() does.  0 or fn's non-zero return.
+ */
+PERFEV_API int perfev_session__flush(struct perfev_session *s, bool all, perfev_session_sample_fn fn,
+				     void *ctx);
 
 struct perfev_session_stats {
 	uint64_t nr_samples;	   /* PERF_RECORD_SAMPLE records */

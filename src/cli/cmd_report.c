@@ -145,6 +145,7 @@ static bool parse_graph(struct report_opts *o, const char *arg)
 
 enum {
 	OPT_STDIO = 256,
+	OPT_TUI,
 	OPT_CHILDREN,
 	OPT_NO_CHILDREN,
 	OPT_LIMIT,
@@ -162,7 +163,8 @@ enum {
 
 static const struct opt report_table[] = {
 	OPT_GROUP(opt_input),
-	{ OPT_STDIO, "stdio", .help = "text output (the only one; accepted for perf's habit)" },
+	{ OPT_STDIO, "stdio", .help = "text output, also on a terminal" },
+	{ OPT_TUI, "tui", .help = "the terminal browser (the default when stdin and stdout are a terminal)" },
 	/* The shared -s, with report's trace key. */
 	{ 's', "sort", .arg = "KEYS", .comp = COMP_WORDS,
 	  .words = "comm,pid,tid,dso,sym,srcline,trace",
@@ -209,6 +211,8 @@ static bool set_option(void *ctx, int key, const char *arg)
 
 	switch (key) {
 	case OPT_STDIO:
+	case OPT_TUI:
+		o->ui = key == OPT_STDIO ? REPORT_UI_STDIO : REPORT_UI_TUI;
 		return true;
 	case OPT_CHILDREN:
 	case OPT_NO_CHILDREN:
@@ -271,8 +275,8 @@ static bool set_option(void *ctx, int key, const char *arg)
 const struct opt_cmd report_cmd = {
 	.name = "report",
 	.summary = "show where the samples of a perf.data file went",
-	.synopsis = "[-i FILE] [--stdio] [-s KEYS] [--children | --no-children] [-g [MODE]] [-G] "
-		    "[--percent-limit P] [-S SYMBOLS] [-F FIELDS] [filters]",
+	.synopsis = "[-i FILE] [--stdio | --tui] [-s KEYS] [--children | --no-children] [-g [MODE]] "
+		    "[-G] [--percent-limit P] [-S SYMBOLS] [-F FIELDS] [filters]",
 	.opts = report_table,
 	.set = set_option,
 	.operands = OPERANDS_NONE,
@@ -627,6 +631,37 @@ static void print_tables(struct report_state *st)
 	}
 }
 
+/* The browser over the first event's table (perf asks which; the others are --stdio's). */
+static int browse(struct report_state *st)
+{
+	struct perfev_data_reader *r = perfev_session__reader(st->s);
+	size_t evsel = 0, shown = 0;
+	char header[512], unit;
+	uint64_t samples;
+
+	for (size_t i = st->nr_profiles; i-- > 0;)
+		if (st->profiles[i]) {
+			evsel = i;
+			shown++;
+		}
+	const struct perfev_profile_node *root = perfev_profile__node(st->profiles[evsel], 0);
+
+	samples = abbreviated(root->total_samples, &unit);
+	snprintf(header, sizeof(header), "Samples: %" PRIu64 "%c of event '%s', Event count (approx.): "
+		 "%" PRIu64 "%s", samples, unit, perfev_data_reader__evsel_name(r, evsel), root->total,
+		 shown > 1 ? "  (more events: --stdio shows them all)" : "");
+	return report_tui(st->profiles[evsel], st->o, header);
+}
+
+/* The browser when asked, or by default on a terminal (not for a pipe's data on stdin). */
+static void choose_ui(struct report_opts *o)
+{
+	if (o->ui != REPORT_UI_AUTO)
+		return;
+	o->ui = isatty(STDOUT_FILENO) && isatty(STDIN_FILENO) && strcmp(o->input, "-") ? REPORT_UI_TUI
+											 : REPORT_UI_STDIO;
+}
+
 int cmd_report(int argc, char **argv)
 {
 	struct report_opts o = { 0 };
@@ -637,6 +672,7 @@ int cmd_report(int argc, char **argv)
 
 	if (!parse_args(argc, argv, &o, &no_demangle, &ret))
 		return ret;
+	choose_ui(&o);
 	/* A flat report asked for as such needs no callers: they are not even walked. */
 	if (o.graph_set && o.graph == GRAPH_NONE && o.children_set && !o.children)
 		st.s = cli_session_open_leaf(o.input, no_demangle, &o.quiet, o.filter, &sy);
@@ -693,12 +729,22 @@ int cmd_report(int argc, char **argv)
 			  "--time); 'perfev report --sort comm,pid,dso' lists what is there", o.input);
 		goto out;
 	}
+	if (o.ui == REPORT_UI_TUI) {
+		ret = browse(&st);
+		if (!ret && err < 0)
+			ret = 1;
+		goto notes;
+	}
 	/* Once, for the whole file, as perf: the LOST_SAMPLES records' count. */
 	printf("#\n");
 	if (report_print_fixed(stdout, &o))
 		printf("#\n");
 	printf("# Total Lost Samples: %" PRIu64 "\n#\n", ss->nr_lost_samples);
 	print_tables(&st);
+	ret = err < 0 ? 1 : 0;
+	if (o.threads)
+		ret |= report_print_threads(stdout, o.input);
+notes:
 	/* As perf warns of lost chunks: the kernel's LOST records, apart from the lost samples. */
 	if (!o.quiet && ss->nr_lost_events)
 		cli_note("the recording lost %" PRIu64 " samples in %" PRIu64 " chunks (its ring "
@@ -707,9 +753,6 @@ int cmd_report(int argc, char **argv)
 	if (!o.quiet && ss->nr_unwind_failed)
 		cli_note("%" PRIu64 " of %" PRIu64 " DWARF stacks could not be unwound past the sampled IP",
 			 ss->nr_unwind_failed, ss->nr_samples);
-	ret = err < 0 ? 1 : 0;
-	if (o.threads)
-		ret |= report_print_threads(stdout, o.input);
 out:
 	for (size_t i = 0; i < st.nr_profiles; i++)
 		perfev_profile__delete(st.profiles[i]);

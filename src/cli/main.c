@@ -16,6 +16,7 @@ static const struct cmd commands[] = {
 	{ &report_cmd, cmd_report },
 	{ &annotate_cmd, cmd_annotate },
 	{ &diff_cmd, cmd_diff },
+	{ &top_cmd, cmd_top },
 	{ &script_cmd, cmd_script },
 	{ &export_cmd, cmd_export },
 	{ &flamegraph_cmd, cmd_flamegraph },

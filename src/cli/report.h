@@ -32,6 +32,8 @@ enum report_col {
 
 enum graph_mode { GRAPH_NONE, GRAPH_GRAPH, GRAPH_FLAT, GRAPH_FOLDED };
 
+enum report_ui { REPORT_UI_AUTO, REPORT_UI_STDIO, REPORT_UI_TUI };
+
 struct report_opts {
 	const char *input;
 	const char *sort; /* -s as given */
@@ -71,7 +73,9 @@ struct report_opts {
 	bool quiet;
 	bool verbose; /* -v: also the time each phase took */
 	bool stats_only;
+	int ui; /* REPORT_UI_AUTO: the browser on a terminal, else text */
 	unsigned max_stack;
+	long max_rows; /* at most this many rows (perfev top -E); 0: all */
 };
 
 /* report_header.c: --header's text, what the file's feature sections say. */
@@ -121,6 +125,17 @@ long report_group_rows(struct report_row *const *rows, const size_t *n, size_t n
 bool report_sort_rows(const struct report_row *rows, size_t n, const enum report_key *keys,
 		      int nr_keys, uint32_t *order);
 
+/*
+ * The text of key k of entry e as the table prints it ("[.] main",
+ * "libc.so.6", "  1234:make"), kept until the texts are deleted; NULL when
+ * out of memory.
+ */
+struct report_texts;
+struct report_texts *report_texts_new(void);
+const char *report_texts_key(struct report_texts *tx, const struct perfev_profile *p,
+			     const struct perfev_profile_entry *e, enum report_key k);
+void report_texts_delete(struct report_texts *tx);
+
 /* What printing a table took, for -v. */
 struct report_print_stats {
 	size_t nr_entries, nr_shown;
@@ -168,6 +183,13 @@ int report_trace_add(struct report_trace *t, const char *text, uint64_t period);
 /* The rows, heaviest first, each with its call graph; false when out of memory. */
 bool report_trace_print(FILE *f, const struct report_trace *t, const struct perfev_profile *p,
 			const struct report_opts *o, uint64_t total);
+
+/*
+ * Browses profile p's table on the terminal (report_tui.c) under a header
+ * line; the tool's exit status (an ending signal is honoured once the
+ * terminal is given back).
+ */
+int report_tui(const struct perfev_profile *p, const struct report_opts *o, const char *header);
 
 /* Whether entry idx has a call graph to show (graphs are on, and it is above the threshold). */
 bool report_graph_wanted(const struct perfev_profile_table *t, size_t idx,

@@ -379,6 +379,42 @@ static struct perfev_profile_table *build_table(const struct perfev_profile *p,
 	return perfev_profile_table__new(p, &to);
 }
 
+static int cmp_desc(const void *a, const void *b)
+{
+	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+
+	return x < y ? 1 : x > y ? -1 : 0;
+}
+
+/*
+ * With at most max_rows shown, the weight the last of them has at least:
+ * rows below it are never named (perfev top prints a few rows of tables
+ * that grow to hundreds of thousands of entries).  0 without a limit.
+ */
+static uint64_t row_floor(const struct perfev_profile_table *t, const struct report_opts *o)
+{
+	size_t nr = perfev_profile_table__nr_entries(t), m = (size_t)o->max_rows, k = 0;
+	uint64_t *v, floor = 0;
+
+	if (o->max_rows <= 0 || nr <= 4 * m)
+		return 0;
+	v = malloc(nr * sizeof(*v));
+	if (!v)
+		return 0;
+	for (size_t i = 0; i < nr; i++) {
+		const struct perfev_profile_entry *e = perfev_profile_table__entry(t, i);
+
+		v[k] = o->children ? e->children : e->self;
+		k += v[k] != 0;
+	}
+	if (k > m) {
+		qsort(v, k, sizeof(*v), cmp_desc);
+		floor = v[m - 1];
+	}
+	free(v);
+	return floor;
+}
+
 /*
  * The entries above the limit as rows into rows[0..*n), each with the texts
  * of the keys shown or sorted by; false when out of memory.
@@ -394,13 +430,15 @@ static bool make_rows(struct text_pool *tp, const struct perfev_profile *p,
 	for (int c = 0; c < l->nc; c++)
 		if (l->cols[c] < NR_KEYS)
 			need[l->cols[c]] = true;
+	uint64_t floor = row_floor(t, o);
+
 	*n = 0;
 	for (size_t i = 0; i < perfev_profile_table__nr_entries(t); i++) {
 		const struct perfev_profile_entry *e = perfev_profile_table__entry(t, i);
 		uint64_t v = o->children ? e->children : e->self;
 		struct report_row *r = &rows[*n];
 
-		if (!v || (total && 100.0 * v / total < o->percent_limit) ||
+		if (!v || v < floor || (total && 100.0 * v / total < o->percent_limit) ||
 		    !symbol_listed(p, e, o->symbols))
 			continue;
 		if ((o->rows || o->symbols) && !report_entry_passes(o, p, e))
@@ -646,6 +684,8 @@ bool report_table_print(FILE *f, struct perfev_profile *const *p, size_t nm,
 	}
 	if (!report_sort_rows(rows, nshow, o->keys, o->nr_keys, order))
 		goto out;
+	if (o->max_rows > 0 && nshow > (size_t)o->max_rows)
+		nshow = (size_t)o->max_rows;
 	graphs_wait(&gr);
 	ps->sort_s = (cli_now_ns() - t0) / 1e9;
 	t0 = cli_now_ns();
@@ -669,4 +709,28 @@ out:
 		perfev_profile_table__delete(tables[m]);
 	}
 	return ok;
+}
+
+/* Key texts for other views of the table (the terminal browser), made the same way. */
+struct report_texts {
+	struct text_pool tp;
+};
+
+struct report_texts *report_texts_new(void)
+{
+	return calloc(1, sizeof(struct report_texts));
+}
+
+const char *report_texts_key(struct report_texts *tx, const struct perfev_profile *p,
+			     const struct perfev_profile_entry *e, enum report_key k)
+{
+	return key_text(&tx->tp, p, e, k);
+}
+
+void report_texts_delete(struct report_texts *tx)
+{
+	if (!tx)
+		return;
+	pool_free(&tx->tp);
+	free(tx);
 }

@@ -26,6 +26,7 @@ case $BUILD_DIR in
 	skip "valgrind memcheck of perfev export and flamegraph" "sanitizer build"
 	skip "valgrind memcheck of perfev annotate" "sanitizer build"
 	skip "valgrind memcheck of perfev diff" "sanitizer build"
+	skip "valgrind memcheck of perfev top and the profile's views" "sanitizer build"
 	exit 0 ;;
 esac
 command -v valgrind >/dev/null || { not_ok "valgrind is installed (scripts/setup.sh)"; exit 0; }
@@ -77,3 +78,7 @@ vg "perfev diff --flamegraph X.html --pprof DIR is memcheck clean" \
 	"$PERFEV" diff -q --flamegraph "$TMP/d.html" --pprof "$TMP/dp" "$TMP/d.old" "$TMP/d.new"
 vg "perfev diff --flamegraph X.svg is memcheck clean" "$PERFEV" diff -q --flamegraph "$TMP/d.svg" "$TMP/d.old" "$TMP/d.new"
 vg "the profile diff library's tests are memcheck clean" "$BUILD_DIR/tests/profile/test_profile_diff"
+# Live: a session fed from the rings, a profile aged and printed at each refresh, a command's end.
+vg "perfev top --stdio -g of a command is memcheck clean" \
+	"$PERFEV" top --stdio -g -d 0.3 -E 5 -- "$HELPERS/hot" 20
+vg "the profile's views and decay (tests) are memcheck clean" "$BUILD_DIR/tests/profile/test_profile_view"

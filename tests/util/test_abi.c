@@ -236,6 +236,22 @@ static int call_perfev_profile_diff__new(const void *opts)
 	return ret;
 }
 
+static int call_perfev_profile__zoom(const void *opts)
+{
+	struct perfev_profile *p = perfev_profile__new(NULL);
+	int ret;
+
+	assert_non_null(p);
+	ret = ptr_result(perfev_profile__zoom(p, opts), del_profile);
+	perfev_profile__delete(p);
+	return ret;
+}
+
+static int call_perfev_session__new_live(const void *opts)
+{
+	return ptr_result(perfev_session__new_live(self_el, opts), del_session);
+}
+
 static int call_perfev_selfmon__new(const void *opts)
 {
 	return ptr_result(perfev_selfmon__new(self_fd, opts), del_selfmon);
@@ -431,6 +447,13 @@ static const struct layout layouts[] = {
 	F(perfev_profile_diff_row, profile, 0, 4),
 	F(perfev_profile_diff_row, entry, 4, 4),
 	F(perfev_profile_diff_row, cells, 8, 8),
+	S(perfev_profile_zoom_opts, 32),
+	F(perfev_profile_zoom_opts, sz, 0, 8),
+	F(perfev_profile_zoom_opts, by_thread, 8, 1),
+	F(perfev_profile_zoom_opts, thread, 12, 4),
+	F(perfev_profile_zoom_opts, comm, 16, 8),
+	F(perfev_profile_zoom_opts, by_frame, 24, 1),
+	F(perfev_profile_zoom_opts, frame, 28, 4),
 	S(perfev_ring_opts, 32),
 	F(perfev_ring_opts, sz, 0, 8),
 	F(perfev_ring_opts, data_pages, 8, 8),
@@ -629,10 +652,12 @@ static const struct opts_case cases[] = {
 	CASE(perfev_profile_opts, srcline, perfev_profile__new),
 	CASE(perfev_profile_table_opts, children, perfev_profile_table__new),
 	CASE(perfev_profile_diff_opts, relative, perfev_profile_diff__new),
+	CASE(perfev_profile_zoom_opts, frame, perfev_profile__zoom),
 	CASE(perfev_selfmon_opts, attr, perfev_selfmon__new),
 	CASE(perfev_selfmon_opts, attr, perfev_selfmon__new_group),
 	CASE(perfev_selfmon_opts, attr, perfev_selfmon__new_evsel),
 	CASE(perfev_session_opts, symbolizer, perfev_session__open),
+	CASE(perfev_session_opts, symbolizer, perfev_session__new_live),
 	CASE(perfev_sample_filter_opts, time, perfev_sample_filter__new),
 	CASE(perfev_symbolizer_opts, root, perfev_symbolizer__new),
 	CASE(perfev_unwinder_opts, debuginfo_path, perfev_unwinder__new),

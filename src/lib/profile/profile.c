@@ -296,6 +296,27 @@ int perfev_profile__sync(struct perfev_profile *p)
 	return p->bg ? profile_bg_sync(p->bg) : 0;
 }
 
+int perfev_profile__decay(struct perfev_profile *p, uint64_t num, uint64_t den)
+{
+	int err;
+
+	if (!den || num > den)
+		return set_error(EINVAL, "profile: decay by %" PRIu64 "/%" PRIu64 " is not a fraction of "
+				 "at most 1", num, den);
+	err = perfev_profile__sync(p);
+	if (err < 0)
+		return err;
+	for (size_t i = 1; i < p->nr_nodes; i++) {
+		struct perfev_profile_node *n = &p->nodes[i];
+
+		/* 128 bits: a weight times the numerator may not fit 64. */
+		n->self = (uint64_t)((unsigned __int128)n->self * num / den);
+		n->self_samples = (uint64_t)((unsigned __int128)n->self_samples * num / den);
+	}
+	profile_sum_totals(p);
+	return 0;
+}
+
 /* Reading waits for the stacks still being inserted (the tree is the inserting thread's until then). */
 static void settle(const struct perfev_profile *p)
 {

@@ -90,6 +90,17 @@ struct perfev_profile {
 int profile_insert(struct perfev_profile *p, uint32_t th, const uint32_t *path, size_t n,
 		   uint64_t weight, uint64_t time);
 
+/*
+ * The node of frame (NONE for a thread node) below parent, made when there
+ * is none; key is the path's hash, profile_key() of the parent's; -1 when
+ * out of memory.  For copies of another profile's tree.
+ */
+int64_t profile_node(struct perfev_profile *p, uint32_t parent, uint32_t frame, uint32_t thread,
+		     uint64_t key);
+uint64_t profile_key(uint64_t parent_key, uint32_t frame, uint32_t thread, bool thread_node);
+/* Every node's totals again from the selfs below it (after selfs changed). */
+void profile_sum_totals(struct perfev_profile *p);
+
 /* Starts the inserting thread; false when it cannot (then stacks are inserted in place). */
 bool profile_bg_start(struct perfev_profile *p);
 /* Queues one stack for profile_insert(), copied; 0, or the error an earlier stack met (-errno, error set). */

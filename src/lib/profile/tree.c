@@ -195,3 +195,29 @@ int profile_insert(struct perfev_profile *p, uint32_t th, const uint32_t *path, 
 	p->nodes[node].self_samples++;
 	return p->opts.times ? keep_time(p, time, (uint32_t)node, weight) : 0;
 }
+
+int64_t profile_node(struct perfev_profile *p, uint32_t parent, uint32_t frame, uint32_t thread,
+		     uint64_t key)
+{
+	return child(p, parent, frame, thread, key);
+}
+
+uint64_t profile_key(uint64_t parent_key, uint32_t frame, uint32_t thread, bool thread_node)
+{
+	return thread_node ? thread_key(thread) : hash_mix(parent_key, frame);
+}
+
+void profile_sum_totals(struct perfev_profile *p)
+{
+	for (size_t i = 0; i < p->nr_nodes; i++) {
+		p->nodes[i].total = p->nodes[i].self;
+		p->nodes[i].total_samples = p->nodes[i].self_samples;
+	}
+	/* A node's parent has a smaller index: one backward pass adds every subtree up. */
+	for (size_t i = p->nr_nodes; i-- > 1;) {
+		struct perfev_profile_node *n = &p->nodes[i], *up = &p->nodes[n->parent];
+
+		up->total += n->total;
+		up->total_samples += n->total_samples;
+	}
+}

@@ -12,6 +12,7 @@
 #include "util/internal.h"
 #include "util/opts.h"
 #include "session/filter_int.h"
+#include "session/session_int.h"
 #include "perfev/symbols.h"
 
 static int split_list(struct filter_list *l, const char *s)
@@ -143,7 +144,7 @@ bool filter_has_events(const struct perfev_sample_filter *f)
 	return f->events.text != NULL;
 }
 
-bool filter_event_ok(struct perfev_sample_filter *f, const struct perfev_data_reader *r, int evsel)
+bool filter_event_ok(struct perfev_sample_filter *f, const struct perfev_session *s, int evsel)
 {
 	if (!f->events.text)
 		return true;
@@ -154,11 +155,11 @@ bool filter_event_ok(struct perfev_sample_filter *f, const struct perfev_data_re
 
 		/* Without the memory to remember, the name is compared every time. */
 		if (!array_grow((void **)&f->event_ok, &f->cap_event_ok, (size_t)evsel + 1, 1))
-			return list_has(&f->events, perfev_data_reader__evsel_name(r, (size_t)evsel));
+			return list_has(&f->events, sess_evsel_name(s, (size_t)evsel));
 		memset(f->event_ok + old, 0, f->cap_event_ok - old);
 	}
 	if (!f->event_ok[evsel])
-		f->event_ok[evsel] = list_has(&f->events, perfev_data_reader__evsel_name(r, (size_t)evsel))
+		f->event_ok[evsel] = list_has(&f->events, sess_evsel_name(s, (size_t)evsel))
 					     ? 1 : 2;
 	return f->event_ok[evsel] == 1;
 }

@@ -41,7 +41,7 @@ int filter_parse_time(struct perfev_sample_filter *f, const char *text);
 
 /* What the session asks, cheapest first: before the stack is resolved, and after. */
 bool filter_thread_ok(const struct perfev_sample_filter *f, const struct perfev_thread *t);
-bool filter_event_ok(struct perfev_sample_filter *f, const struct perfev_data_reader *r, int evsel);
+bool filter_event_ok(struct perfev_sample_filter *f, const struct perfev_session *s, int evsel);
 bool filter_dso_ok(const struct perfev_sample_filter *f, const struct perfev_frame *leaf);
 /* Whether an event filter is set (a group sample's members are then each checked). */
 bool filter_has_events(const struct perfev_sample_filter *f);

@@ -76,28 +76,59 @@ static int resolve_span(struct perfev_session *s, const char *path)
 	return perfev_sample_filter__set_span(s->opts.filter, first, last);
 }
 
-struct perfev_session *perfev_session__open(const char *path,
-					    const struct perfev_session_opts *opts)
+int sess_init(struct perfev_session *s)
+{
+	s->sy = s->opts.symbolizer;
+	if (!s->sy) {
+		s->sy = perfev_symbolizer__new(NULL);
+		s->own_sy = true;
+		if (!s->sy)
+			return -errno;
+	}
+	if (!s->opts.no_unwind) {
+		s->unwinder = perfev_unwinder__new(NULL);
+		if (!s->unwinder)
+			return -errno;
+	}
+	/* Without the cache everything still works, only slower. */
+	s->rcache = table_calloc(1u << RCACHE_BITS, sizeof(*s->rcache));
+	s->id_space = __atomic_add_fetch(&last_id_space, 1, __ATOMIC_RELAXED);
+	s->frames = calloc(s->opts.max_frames, sizeof(*s->frames));
+	s->ips = calloc(s->opts.max_frames, sizeof(*s->ips));
+	if (!s->frames || !s->ips)
+		return set_error(ENOMEM, "session: out of memory");
+	return 0;
+}
+
+struct perfev_session *sess_new(const struct perfev_session_opts *opts)
 {
 	struct perfev_session_opts o;
 	struct perfev_session *s;
-	int err;
 
 	if (OPTS_COPY(&o, opts, perfev_session_opts, symbolizer) < 0)
 		return NULL;
+	if (o.max_frames > MAX_FRAMES_LIMIT)
+		return set_error_ptr(EINVAL, "session: max_frames %u is above the limit of %u",
+				     o.max_frames, MAX_FRAMES_LIMIT);
 	s = calloc(1, sizeof(*s));
 	if (!s)
 		return set_error_ptr(ENOMEM, "session: out of memory");
 	s->opts = o;
-	if (s->opts.max_frames > MAX_FRAMES_LIMIT) {
-		free(s);
-		return set_error_ptr(EINVAL, "session: max_frames %u is above the limit of %u",
-				     o.max_frames, MAX_FRAMES_LIMIT);
-	}
 	s->opts.sz = sizeof(s->opts);
 	if (!s->opts.max_frames)
 		s->opts.max_frames = DEFAULT_MAX_FRAMES;
 	s->kernel.pid = -1;
+	return s;
+}
+
+struct perfev_session *perfev_session__open(const char *path,
+					    const struct perfev_session_opts *opts)
+{
+	struct perfev_session *s = sess_new(opts);
+	int err;
+
+	if (!s)
+		return NULL;
 	s->reader = perfev_data_reader__open(path, s->opts.reader_opts);
 	if (!s->reader)
 		goto err_out;
@@ -106,25 +137,9 @@ struct perfev_session *perfev_session__open(const char *path,
 		errno = -err;
 		goto err_out;
 	}
-	s->sy = s->opts.symbolizer;
-	if (!s->sy) {
-		s->sy = perfev_symbolizer__new(NULL);
-		s->own_sy = true;
-		if (!s->sy)
-			goto err_out;
-	}
-	if (!s->opts.no_unwind) {
-		s->unwinder = perfev_unwinder__new(NULL);
-		if (!s->unwinder)
-			goto err_out;
-	}
-	/* Without the cache everything still works, only slower. */
-	s->rcache = table_calloc(1u << RCACHE_BITS, sizeof(*s->rcache));
-	s->id_space = __atomic_add_fetch(&last_id_space, 1, __ATOMIC_RELAXED);
-	s->frames = calloc(s->opts.max_frames, sizeof(*s->frames));
-	s->ips = calloc(s->opts.max_frames, sizeof(*s->ips));
-	if (!s->frames || !s->ips) {
-		errno = ENOMEM;
+	err = sess_init(s);
+	if (err < 0) {
+		errno = -err;
 		goto err_out;
 	}
 	/* Time order needs every event's samples to carry their time. */
@@ -145,6 +160,7 @@ void perfev_session__delete(struct perfev_session *s)
 	if (s->own_sy)
 		perfev_symbolizer__delete(s->sy);
 	perfev_data_reader__delete(s->reader);
+	sess_live_free(s);
 	sess_threads_free(s);
 	free(s->q);
 	free(s->qbuf);
@@ -181,7 +197,7 @@ int perfev_session__evsel_stats(const struct perfev_session *s, size_t evsel,
 	struct sevsel z = { 0 };
 	const struct sevsel *e = evsel < s->nr_evsels ? &s->evsels[evsel] : &z;
 
-	if (evsel >= perfev_data_reader__nr_evsels(s->reader))
+	if (evsel >= sess_nr_evsels(s))
 		return -ENOENT;
 	if (nr_samples)
 		*nr_samples = e->nr_samples;
@@ -245,7 +261,7 @@ static uint64_t id_delta(struct perfev_session *s, uint64_t id, uint64_t value)
 static uint64_t fixed_period(const struct perfev_session *s, int evsel)
 {
 	const struct perf_event_attr *a =
-		evsel >= 0 ? perfev_data_reader__attr(s->reader, (size_t)evsel) : NULL;
+		evsel >= 0 ? sess_attr(s, (size_t)evsel) : NULL;
 
 	return a && !a->freq && a->sample_period ? a->sample_period : 1;
 }
@@ -282,7 +298,7 @@ static int deliver_group(struct perfev_session *s, struct perfev_session_sample 
 
 	/* Each member counts with the increase of its value, attributed to this stack. */
 	for (int i = 0; i < n && i < (int)ARRAY_SIZE(c); i++) {
-		int e = perfev_data_reader__evsel_of_id(s->reader, c[i].id), ret;
+		int e = sess_evsel_of_id(s, c[i].id), ret;
 
 		if (e < 0)
 			continue;
@@ -293,7 +309,7 @@ static int deliver_group(struct perfev_session *s, struct perfev_session_sample 
 		if (!out->period)
 			continue;
 		count_evsel(s, e, out->period);
-		if (!keep || (s->opts.filter && !filter_event_ok(s->opts.filter, s->reader, e))) {
+		if (!keep || (s->opts.filter && !filter_event_ok(s->opts.filter, s, e))) {
 			s->stats.nr_filtered++;
 			continue;
 		}
@@ -350,7 +366,7 @@ static int deliver_sample(struct perfev_session *s, const struct perfev_data_eve
 	out.period = sm->sample_type & PERF_SAMPLE_PERIOD ? sm->period : fixed_period(s, ev->evsel);
 	count_evsel(s, ev->evsel, out.period);
 	if (keep && f)
-		keep = filter_event_ok(f, s->reader, ev->evsel);
+		keep = filter_event_ok(f, s, ev->evsel);
 	if (keep) {
 		out.nr_frames = sess_resolve_stack(s, ev->evsel, out.thread, sm, ev->rec.misc);
 		keep = stack_ok(s, &out);
@@ -411,14 +427,14 @@ static uint64_t record_time(struct perfev_session *s, const struct perfev_record
 	return s->last_time;
 }
 
-static int queue(struct perfev_session *s, const struct perfev_data_event *ev)
+int sess_queue(struct perfev_session *s, const struct perfev_data_event *ev)
 {
 	uint64_t t = record_time(s, &ev->rec);
 	size_t size = ev->rec.size;
 
 	if (!array_grow((void **)&s->q, &s->cap_q, s->nr_q + 1, sizeof(*s->q)))
 		return set_error(ENOMEM, "session: out of memory queueing records");
-	if (pdr_in_input(s->reader, ev->rec.data, size)) {
+	if (s->reader && pdr_in_input(s->reader, ev->rec.data, size)) {
 		/* In the mapped file, where it stays: kept decoded, neither copied nor parsed again. */
 		if (!array_grow((void **)&s->recs, &s->cap_recs, s->nr_recs + 1, sizeof(*s->recs)))
 			return set_error(ENOMEM, "session: out of memory queueing records");
@@ -519,7 +535,7 @@ static int sort_queue(struct perfev_session *s)
 }
 
 /* Delivers the queued records with time <= limit, in time order; keeps the rest. */
-static int flush(struct perfev_session *s, uint64_t limit, perfev_session_sample_fn fn, void *ctx)
+int sess_flush(struct perfev_session *s, uint64_t limit, perfev_session_sample_fn fn, void *ctx)
 {
 	size_t i, keep = 0, keep_len = 0;
 	int ret = 0;
@@ -531,7 +547,7 @@ static int flush(struct perfev_session *s, uint64_t limit, perfev_session_sample
 	for (i = 0; i < s->nr_q && s->q[i].time <= limit; i++) {
 		const struct qent *e = &s->q[i];
 		const struct perfev_sample_fmt *fmt =
-			perfev_data_reader__sample_fmt(s->reader, e->evsel >= 0 ? (size_t)e->evsel : 0);
+			sess_fmt(s, e->evsel >= 0 ? (size_t)e->evsel : 0);
 		struct perfev_data_event ev;
 
 		if (e->decoded) {
@@ -576,7 +592,8 @@ static int flush(struct perfev_session *s, uint64_t limit, perfev_session_sample
 		}
 	}
 	/* Nothing below the oldest record still waiting is read again: its pages can go. */
-	pdr_release_before(s->reader, low);
+	if (s->reader)
+		pdr_release_before(s->reader, low);
 	if (live_recs * 2 < s->nr_recs || live_bytes * 2 < s->qbuf_len) {
 		unsigned char *tmp = malloc(live_bytes ? live_bytes : 1);
 		struct perfev_data_event *rtmp = malloc((live_recs ? live_recs : 1) * sizeof(*rtmp));
@@ -616,6 +633,8 @@ int perfev_session__process(struct perfev_session *s, perfev_session_sample_fn f
 	struct perfev_data_event ev;
 	int ret;
 
+	if (!s->reader)
+		return set_error(EINVAL, "session: a live session is read with perfev_session__flush()");
 	while ((ret = perfev_data_reader__next(s->reader, &ev)) > 0) {
 		uint32_t type = ev.rec.type;
 
@@ -623,7 +642,7 @@ int perfev_session__process(struct perfev_session *s, perfev_session_sample_fn f
 			if (!s->ordered)
 				continue;
 			/* Nothing drained after this round can be older than the round before it. */
-			ret = flush(s, s->next_flush, fn, ctx);
+			ret = sess_flush(s, s->next_flush, fn, ctx);
 			if (ret)
 				return ret;
 			s->next_flush = s->round_max;
@@ -636,7 +655,7 @@ int perfev_session__process(struct perfev_session *s, perfev_session_sample_fn f
 		if (!s->ordered) {
 			ret = deliver(s, &ev, fn, ctx);
 		} else {
-			ret = queue(s, &ev);
+			ret = sess_queue(s, &ev);
 		}
 		if (ret)
 			return ret;
@@ -647,11 +666,11 @@ int perfev_session__process(struct perfev_session *s, perfev_session_sample_fn f
 		int err = ret, r;
 
 		snprintf(msg, sizeof(msg), "%s", perfev_last_error());
-		r = flush(s, UINT64_MAX, fn, ctx);
+		r = sess_flush(s, UINT64_MAX, fn, ctx);
 		if (r)
 			return r;
 		set_error(-err, "%s", msg);
 		return err;
 	}
-	return flush(s, UINT64_MAX, fn, ctx);
+	return sess_flush(s, UINT64_MAX, fn, ctx);
 }

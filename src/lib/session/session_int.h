@@ -8,6 +8,7 @@
 #include <stdint.h>
 
 #include "util/idxhash.h"
+#include "perfev/evlist.h"
 #include "perfev/session.h"
 #include "perfev/unwind.h"
 
@@ -80,8 +81,18 @@ struct rcache_ent {
 	struct perfev_frame f;
 };
 
+/* A live session's events, copied from its event list (the list itself is borrowed for its ids). */
+struct sess_live {
+	const struct perfev_evlist *el;
+	struct perf_event_attr *attrs;
+	struct perfev_sample_fmt *fmts;
+	char **names;
+	size_t nr;
+};
+
 struct perfev_session {
-	struct perfev_data_reader *reader;
+	struct perfev_data_reader *reader; /* NULL for a live session */
+	struct sess_live live;
 	struct perfev_symbolizer *sy;
 	bool own_sy;
 	struct perfev_unwinder *unwinder;
@@ -140,6 +151,26 @@ struct perfev_session {
 
 	struct perfev_session_stats stats;
 };
+
+/*
+ * Common to both kinds of session (session.c): a new one with its options
+ * checked (NULL with errno), then what stacks need (-errno, error set).
+ */
+struct perfev_session *sess_new(const struct perfev_session_opts *opts);
+int sess_init(struct perfev_session *s);
+/* Queues a decoded record for time order (session.c). */
+int sess_queue(struct perfev_session *s, const struct perfev_data_event *ev);
+/* Delivers the queued records with time <= limit, in time order (session.c). */
+int sess_flush(struct perfev_session *s, uint64_t limit, perfev_session_sample_fn fn, void *ctx);
+
+/* The events records belong to, a file's or a live list's (evsels.c). */
+size_t sess_nr_evsels(const struct perfev_session *s);
+const struct perf_event_attr *sess_attr(const struct perfev_session *s, size_t i);
+const struct perfev_sample_fmt *sess_fmt(const struct perfev_session *s, size_t i);
+const char *sess_evsel_name(const struct perfev_session *s, size_t i);
+int sess_evsel_of_id(const struct perfev_session *s, uint64_t id);
+int sess_live_init(struct perfev_session *s, const struct perfev_evlist *el);
+void sess_live_free(struct perfev_session *s);
 
 void *sess_alloc(struct perfev_session *s, size_t size);
 const char *sess_strdup(struct perfev_session *s, const char *str, size_t len);

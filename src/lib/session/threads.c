@@ -279,7 +279,7 @@ static bool is_kernel_name(const char *name)
 static const struct perfev_data_build_id *table_build_id(struct perfev_session *s,
 							 const char *name)
 {
-	size_t n = perfev_data_reader__nr_build_ids(s->reader);
+	size_t n = s->reader ? perfev_data_reader__nr_build_ids(s->reader) : 0;
 
 	for (size_t i = 0; i < n; i++) {
 		const struct perfev_data_build_id *b = perfev_data_reader__build_id(s->reader, i);
