@@ -24,6 +24,8 @@ struct record_opts {
 	int compress_level;
 	const char *output;
 	bool no_inherit;
+	bool off_cpu;		    /* --off-cpu */
+	uint64_t off_cpu_thresh_ns; /* --off-cpu-thresh */
 	bool quiet;
 	int argc; /* the whole command line, for HEADER_CMDLINE */
 	char **full_argv;

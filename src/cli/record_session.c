@@ -258,6 +258,12 @@ static int open_events(struct session *s)
 			cli_error("%s", perfev_last_error());
 			goto out;
 		}
+		/* Threads see only their own switch-outs: their switch-ins come as switch events. */
+		if (o->off_cpu && !perfev_evlist__add_off_cpu(s->el, !system_wide)) {
+			cli_error("--off-cpu needs the sched:sched_switch tracepoint: %s",
+				  perfev_last_error());
+			goto out;
+		}
 		if (record_config_evlist(s->el, o) < 0)
 			goto out;
 		err = perfev_evlist__open(s->el, &oo);
@@ -307,6 +313,7 @@ static int start_writer(struct session *s)
 		.argv = (const char *const *)o->full_argv,
 		/* A killed perfev leaves a file readable to within 50 ms of its end. */
 		.header_sync_ms = 50,
+		.off_cpu_thresh_ns = o->off_cpu_thresh_ns,
 	};
 	uint64_t *ids = calloc((size_t)nr_cpus * (size_t)nr_thr, sizeof(*ids));
 	struct perfev_evsel *ev;
@@ -396,9 +403,15 @@ static void summary(const struct session *s)
 			 (unsigned long long)nr_lost);
 	else
 		snprintf(lost, sizeof(lost), ", 0 lost");
-	fprintf(stderr, "%s: %llu samples%s, %.3f MB written to %s\n", cli_cmd_name,
-		(unsigned long long)s->samples, lost, mb,
-		strcmp(s->path, "-") ? s->path : "standard output");
+	uint64_t dropped = perfev_data_writer__off_cpu_dropped(s->w);
+	char thresh[96] = "";
+
+	if (dropped)
+		snprintf(thresh, sizeof(thresh), " (%llu shorter waits left out by --off-cpu-thresh)",
+			 (unsigned long long)dropped);
+	fprintf(stderr, "%s: %llu samples%s%s, %.3f MB written to %s\n", cli_cmd_name,
+		(unsigned long long)(s->samples - (dropped < s->samples ? dropped : s->samples)), lost,
+		thresh, mb, strcmp(s->path, "-") ? s->path : "standard output");
 }
 
 int record_run(struct record_opts *o)
