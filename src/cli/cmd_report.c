@@ -75,9 +75,11 @@ static bool parse_fields(struct report_opts *o, const char *arg, bool sort_given
 			col = COL_SAMPLE;
 		} else if (!strcmp(t, "period")) {
 			col = COL_PERIOD;
+		} else if (!strcmp(t, "time")) {
+			col = COL_TIME;
 		} else {
 			cli_error("unknown field '%s'; the fields are overhead, children, sample, period, "
-				  "comm, pid, tid, dso, sym, srcline", t);
+				  "time, comm, pid, tid, dso, sym, srcline", t);
 			ok = false;
 			break;
 		}
@@ -150,6 +152,7 @@ static const struct opt report_table[] = {
 	{ OPT_LIMIT, "percent-limit", .arg = "P", .help = "leave out entries below P percent" },
 	OPT_GROUP_ONLY(opt_sort, "F"),
 	OPT_GROUP(opt_filters),
+	OPT_GROUP(opt_off_cpu),
 	{ OPT_INLINE, "inline", .help = "show inlined functions as frames of their own" },
 	OPT_GROUP(opt_frames),
 	OPT_GROUP(opt_verbosity),
@@ -214,6 +217,7 @@ static bool parse_args(int argc, char **argv, struct report_opts *o, bool *no_de
 		goto out;
 	o->quiet = a.quiet;
 	o->verbose = a.verbose;
+	o->off_cpu = (struct cli_off_cpu){ a.off_cpu, a.off_cpu_thresh_ns, a.off_cpu_thresh_given };
 	if (a.sort && !parse_sort(o, a.sort))
 		goto out;
 	if (a.fields && !parse_fields(o, a.fields, a.sort != NULL))
@@ -251,6 +255,13 @@ struct report_state {
 	uint64_t delivered;
 	bool progress;
 	bool defaults_set;
+	/* Off-CPU time: the events whose samples were waits, and the wall-clock view. */
+	bool off_cpu;
+	bool *waits; /* per event of profiles[] */
+	int clock;   /* the first CPU clock event, whose samples are the on-CPU time; -1: none */
+	struct perfev_profile *wall;
+	struct report_wall threads;
+	const char *wait_name; /* the event of the waits */
 };
 
 /*
@@ -269,7 +280,48 @@ static void set_defaults(struct report_state *st)
 		o->graph = cg ? GRAPH_GRAPH : GRAPH_NONE;
 	if (!o->order_set)
 		o->caller = o->children;
+	st->clock = -1;
+	for (size_t i = 0; st->off_cpu && i < perfev_data_reader__nr_evsels(perfev_session__reader(st->s));
+	     i++)
+		if (report_is_clock(perfev_data_reader__attr(perfev_session__reader(st->s), i))) {
+			st->clock = (int)i;
+			break;
+		}
 	st->defaults_set = true;
+}
+
+static struct perfev_profile *new_profile(const struct report_opts *o)
+{
+	struct perfev_profile_opts po = { .sz = sizeof(po), .inlines = o->inlines, .background = true };
+	bool need[NR_KEYS] = { false };
+
+	for (int i = 0; i < o->nr_keys; i++)
+		need[o->keys[i]] = true;
+	for (int i = 0; i < o->nr_cols; i++)
+		if (o->cols[i] < NR_KEYS)
+			need[o->cols[i]] = true;
+	po.srcline = need[KEY_SRCLINE];
+	/* Threads kept apart only as far as the keys tell them apart: a smaller tree. */
+	po.merge_pids = !need[KEY_PID] && !need[KEY_TID];
+	po.merge_threads = po.merge_pids && !need[KEY_COMM];
+	return perfev_profile__new(&po);
+}
+
+/* Waits and the clock's samples go into the wall-clock view too, and into their thread's totals. */
+static int add_wall(struct report_state *st, const struct perfev_session_sample *ss, size_t nr)
+{
+	if (!ss->off_cpu_state && ss->evsel != st->clock)
+		return 0;
+	if (!st->wall && !(st->wall = new_profile(st->o)))
+		return -ENOMEM;
+	if (!report_wall_add(&st->threads, ss))
+		return -ENOMEM;
+	if (ss->off_cpu_state) {
+		st->waits[ss->evsel] = true;
+		st->wait_name = perfev_data_reader__evsel_name(perfev_session__reader(st->s),
+							       (size_t)ss->evsel);
+	}
+	return perfev_profile__add(st->wall, ss->thread, ss->frames, nr, ss->period) ? -ENOMEM : 0;
 }
 
 static void show_progress(struct report_state *st, bool done)
@@ -299,37 +351,27 @@ static int on_sample(void *ctx, const struct perfev_session_sample *ss)
 	if ((size_t)ss->evsel >= st->nr_profiles) {
 		size_t n = ss->evsel + 1;
 		struct perfev_profile **p = realloc(st->profiles, n * sizeof(*p));
+		bool *w = realloc(st->waits, n * sizeof(*w));
 
-		if (!p)
+		if (p)
+			st->profiles = p;
+		if (w)
+			st->waits = w;
+		if (!p || !w)
 			return -ENOMEM;
 		memset(p + st->nr_profiles, 0, (n - st->nr_profiles) * sizeof(*p));
-		st->profiles = p;
+		memset(w + st->nr_profiles, 0, (n - st->nr_profiles) * sizeof(*w));
 		st->nr_profiles = n;
 	}
-	if (!st->profiles[ss->evsel]) {
-		struct perfev_profile_opts po = { .sz = sizeof(po), .inlines = o->inlines,
-						  .background = true };
-
-		bool need[NR_KEYS] = { false };
-
-		for (int i = 0; i < o->nr_keys; i++)
-			need[o->keys[i]] = true;
-		for (int i = 0; i < o->nr_cols; i++)
-			if (o->cols[i] < NR_KEYS)
-				need[o->cols[i]] = true;
-		po.srcline = need[KEY_SRCLINE];
-		/* Threads kept apart only as far as the keys tell them apart: a smaller tree. */
-		po.merge_pids = !need[KEY_PID] && !need[KEY_TID];
-		po.merge_threads = po.merge_pids && !need[KEY_COMM];
-		st->profiles[ss->evsel] = perfev_profile__new(&po);
-		if (!st->profiles[ss->evsel])
-			return -ENOMEM;
-	}
+	if (!st->profiles[ss->evsel] && !(st->profiles[ss->evsel] = new_profile(o)))
+		return -ENOMEM;
 	if (o->max_stack && nr > o->max_stack)
 		nr = o->max_stack;
 	/* Without call graphs in the output, only where the sample was taken matters. */
 	if (o->graph == GRAPH_NONE && !o->children && nr > 1)
-		nr = 1;
+		nr = ss->off_cpu_state && ss->nr_frames > 1 ? 2 : 1; /* a wait: its state, and where */
+	if (st->off_cpu && add_wall(st, ss, nr) < 0)
+		return -ENOMEM;
 	return perfev_profile__add(st->profiles[ss->evsel], ss->thread, ss->frames, nr, ss->period)
 		       ? -ENOMEM
 		       : 0;
@@ -363,13 +405,28 @@ static void print_header(struct report_state *st, size_t evsel, uint64_t samples
 
 static void print_table(struct report_state *st, size_t evsel)
 {
-	struct perfev_profile *p = st->profiles[evsel];
+	struct perfev_profile *p = evsel < st->nr_profiles ? st->profiles[evsel] : st->wall;
 	const struct perfev_profile_node *root = perfev_profile__node(p, 0);
 	struct report_print_stats ps = { 0 };
+	struct perfev_data_reader *r = perfev_session__reader(st->s);
 	uint64_t samples, period, lost;
 
-	perfev_session__evsel_stats(st->s, evsel, &samples, &period, &lost);
-	print_header(st, evsel, root->total_samples, root->total, lost);
+	st->o->time_col = p == st->wall || st->waits[evsel];
+	if (p == st->wall) {
+		printf("# Wall-clock time: the samples of event '%s' (on-CPU) and the waits of event "
+		       "'%s' (off-CPU, marked [off-cpu])\n# Time (ms): %.3f\n#\n",
+		       perfev_data_reader__evsel_name(r, (size_t)st->clock), st->wait_name,
+		       root->total / 1e6);
+		report_wall_print(stdout, &st->threads,
+				  perfev_data_reader__evsel_name(r, (size_t)st->clock));
+	} else if (st->waits[evsel]) {
+		printf("# Off-CPU time: %" PRIu64 " waits of event '%s', each weighted by how long its "
+		       "thread was away, the state it left in marked [off-cpu]\n# Time (ms): %.3f\n#\n",
+		       root->total_samples, perfev_data_reader__evsel_name(r, evsel), root->total / 1e6);
+	} else {
+		perfev_session__evsel_stats(st->s, evsel, &samples, &period, &lost);
+		print_header(st, evsel, root->total_samples, root->total, lost);
+	}
 	if (!report_table_print(stdout, p, st->o, &ps)) {
 		cli_error("out of memory building the table of '%s'",
 			  perfev_data_reader__evsel_name(perfev_session__reader(st->s), evsel));
@@ -379,6 +436,21 @@ static void print_table(struct report_state *st, size_t evsel)
 		cli_note("%zu nodes, %zu frames, %zu entries (%zu shown): table built and sorted in "
 			 "%.3f s, written in %.3f s", perfev_profile__nr_nodes(p),
 			 perfev_profile__nr_frames(p), ps.nr_entries, ps.nr_shown, ps.sort_s, ps.print_s);
+}
+
+/* What the off-CPU reading could not use, and why a recording may show no waits. */
+static void off_cpu_notes(const struct report_state *st)
+{
+	const struct perfev_session_stats *ss = perfev_session__stats(st->s);
+
+	if (!ss->nr_off_cpu && !ss->nr_off_cpu_short)
+		cli_note("no off-CPU time: the recording has no sched:sched_switch samples with their "
+			 "tracing data (record with 'perfev record --off-cpu')");
+	else if (st->o->verbose)
+		cli_note("%" PRIu64 " waits (%.3f ms), %" PRIu64 " below the threshold, %" PRIu64
+			 " never seen to end, %" PRIu64 " still open at the end of the recording",
+			 ss->nr_off_cpu, ss->off_cpu_ns / 1e6, ss->nr_off_cpu_short,
+			 ss->nr_off_cpu_unmatched, ss->nr_off_cpu_open);
 }
 
 int cmd_report(int argc, char **argv)
@@ -391,7 +463,8 @@ int cmd_report(int argc, char **argv)
 
 	if (!parse_args(argc, argv, &o, &no_demangle, &ret))
 		return ret;
-	st.s = cli_session_open(o.input, no_demangle, &o.quiet, o.filter, &sy);
+	st.s = cli_session_open_off_cpu(o.input, no_demangle, &o.quiet, o.filter, &o.off_cpu,
+					&st.off_cpu, &sy);
 	if (!st.s)
 		goto out;
 	st.progress = !o.quiet && isatty(STDERR_FILENO);
@@ -403,6 +476,8 @@ int cmd_report(int argc, char **argv)
 	for (size_t i = 0; i < st.nr_profiles && err >= 0; i++)
 		if (st.profiles[i])
 			err = perfev_profile__sync(st.profiles[i]);
+	if (err >= 0 && st.wall)
+		err = perfev_profile__sync(st.wall);
 	if (err == -ENOMEM) {
 		cli_error("out of memory reading '%s'", o.input);
 		goto out;
@@ -433,6 +508,11 @@ int cmd_report(int argc, char **argv)
 	for (size_t i = 0; i < st.nr_profiles; i++)
 		if (st.profiles[i])
 			print_table(&st, i);
+	/* Both kinds of time per thread: only with on-CPU samples and waits. */
+	if (st.wall && st.clock >= 0 && st.wait_name)
+		print_table(&st, st.nr_profiles);
+	if (st.off_cpu && !o.quiet)
+		off_cpu_notes(&st);
 	/* As perf warns of lost chunks: the kernel's LOST records, apart from the lost samples. */
 	if (!o.quiet && ss->nr_lost_events)
 		cli_note("the recording lost %" PRIu64 " samples in %" PRIu64 " chunks (its ring "
@@ -446,6 +526,9 @@ out:
 	for (size_t i = 0; i < st.nr_profiles; i++)
 		perfev_profile__delete(st.profiles[i]);
 	free(st.profiles);
+	free(st.waits);
+	perfev_profile__delete(st.wall);
+	report_wall_free(&st.threads);
 	perfev_session__delete(st.s);
 	perfev_symbolizer__delete(sy);
 	perfev_sample_filter__delete(o.filter);
