@@ -259,6 +259,7 @@ struct report_state {
 	bool off_cpu;
 	bool *waits; /* per event of profiles[] */
 	int clock;   /* the first CPU clock event, whose samples are the on-CPU time; -1: none */
+	bool clock_seen;
 	struct perfev_profile *wall;
 	struct report_wall threads;
 	const char *wait_name; /* the event of the waits */
@@ -316,6 +317,7 @@ static int add_wall(struct report_state *st, const struct perfev_session_sample 
 		return -ENOMEM;
 	if (!report_wall_add(&st->threads, ss))
 		return -ENOMEM;
+	st->clock_seen |= ss->evsel == st->clock;
 	if (ss->off_cpu_state) {
 		st->waits[ss->evsel] = true;
 		st->wait_name = perfev_data_reader__evsel_name(perfev_session__reader(st->s),
@@ -509,7 +511,7 @@ int cmd_report(int argc, char **argv)
 		if (st.profiles[i])
 			print_table(&st, i);
 	/* Both kinds of time per thread: only with on-CPU samples and waits. */
-	if (st.wall && st.clock >= 0 && st.wait_name)
+	if (st.wall && st.clock_seen && st.wait_name)
 		print_table(&st, st.nr_profiles);
 	if (st.off_cpu && !o.quiet)
 		off_cpu_notes(&st);

@@ -46,6 +46,7 @@ struct export_data {
 	bool off_cpu;
 	bool *waits;
 	int clock;
+	bool clock_seen; /* samples of it passed the filters */
 	struct perfev_profile *wall;
 	uint64_t start_time_ns;
 	char title[512];

@@ -76,6 +76,7 @@ static int on_sample(void *ctx, const struct perfev_session_sample *ss)
 		if (d->clock == -2)
 			d->clock = find_clock(d->s);
 		d->waits[ss->evsel] |= ss->off_cpu_state != 0;
+		d->clock_seen |= ss->evsel == d->clock;
 		if (ss->off_cpu_state || ss->evsel == d->clock) {
 			if (!d->wall && !(d->wall = new_profile(st->in)))
 				return -ENOMEM;
@@ -105,7 +106,7 @@ static bool make_series(struct export_data *d)
 	if (!d->series || !d->series_evsel)
 		return false;
 	/* Wall-clock time first: what the one-series formats and the flame graphs show. */
-	if (d->wall && d->clock >= 0 && d->waits) {
+	if (d->wall && d->clock_seen && d->waits) {
 		bool any = false;
 
 		for (size_t i = 0; i < d->nr_profiles; i++)

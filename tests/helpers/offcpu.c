@@ -12,6 +12,7 @@
  *
  *	main tid=T elapsed_ns=N sleepy_ns=N waity_ns=N busy_ns=N
  *	starved tid=T elapsed_ns=N cpu_ns=N
+ *	feeder tid=T elapsed_ns=N
  *
  * argv[1] scales every duration (default 1).
  */
@@ -108,9 +109,10 @@ static long long __attribute__((noinline)) busy(void)
 }
 
 /* The other process: each byte asked for is answered 15 ms later. */
-static void __attribute__((noinline)) feeder(int req, int resp)
+static void __attribute__((noinline)) feeder(int req, int resp, long long t0)
 {
-	char c;
+	char line[128], c;
+	int n;
 
 	while (read(req, &c, 1) == 1 && c != 'q') {
 		struct timespec ts = { 0, ms(15) };
@@ -119,6 +121,10 @@ static void __attribute__((noinline)) feeder(int req, int resp)
 		if (write(resp, &c, 1) != 1)
 			_exit(3);
 	}
+	n = snprintf(line, sizeof(line), "feeder tid=%d elapsed_ns=%lld\n", (int)getpid(),
+		     now_ns(CLOCK_MONOTONIC) - t0);
+	if (write(1, line, (size_t)n) != n)
+		_exit(3);
 	_exit(0);
 }
 
@@ -168,9 +174,11 @@ int main(int argc, char **argv)
 	if (child < 0)
 		return 2;
 	if (!child) {
+		long long f0 = now_ns(CLOCK_MONOTONIC);
+
 		close(req[1]);
 		close(resp[0]);
-		feeder(req[0], resp[1]);
+		feeder(req[0], resp[1], f0);
 	}
 	close(req[0]);
 	close(resp[1]);
