@@ -158,7 +158,8 @@ struct perfev_data_writer_opts {
 	 * the round is a switch-in (a PERF_RECORD_SWITCH, or a sched_switch
 	 * naming it as next_pid) within the threshold is dropped; one whose
 	 * switch-in falls into a later round is kept, so a reader must filter
-	 * again.  Nothing longer than the threshold is dropped, and records
+	 * again.  PERF_RECORD_SWITCH records of switch-outs are left out too
+	 * (the sched_switch samples say the same).  Nothing longer than the threshold is dropped, and records
 	 * never leave their round.  0: everything is written.
 	 */
 	uint64_t off_cpu_thresh_ns;

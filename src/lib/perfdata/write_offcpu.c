@@ -10,7 +10,8 @@
  * dropped.  The true switch-in can only be earlier than the one seen, so
  * nothing longer than the threshold is ever dropped; a switch-out whose
  * switch-in falls into the next round is kept (and a reader filters it
- * again, having every interval).  Rounds keep their order: nothing is held
+ * again, having every interval).  The PERF_RECORD_SWITCH switch-outs go
+ * too: the sched_switch samples say the same.  Rounds keep their order: nothing is held
  * past the round mark.
  */
 #include <stdlib.h>
@@ -18,6 +19,9 @@
 #include "perfdata/writer_int.h"
 #include "perfev/record.h"
 #include "perfev/tracefmt.h"
+
+/* No record has this type: a record dropped, until the round is compacted. */
+#define DROPPED UINT32_MAX
 
 struct oc_id {
 	uint64_t id;
@@ -185,7 +189,7 @@ static int ev_cmp(const void *a, const void *b)
 }
 
 /* Notes what one record of the round says: a switch-out of a thread, a switch-in. */
-static bool scan(struct pd_offcpu *oc, const unsigned char *p, size_t off, uint32_t size)
+static bool scan(struct pd_offcpu *oc, unsigned char *p, size_t off, uint32_t size)
 {
 	struct perf_event_header h;
 	const struct oc_id *id;
@@ -201,7 +205,14 @@ static bool scan(struct pd_offcpu *oc, const unsigned char *p, size_t off, uint3
 	    perfev_record__parse(&oc->fmts[id->attr], p + off, size, &r) < 0)
 		return true; /* written as it is */
 	if (h.type != PERF_RECORD_SAMPLE) {
-		if ((h.misc & PERF_RECORD_MISC_SWITCH_OUT) || !r.has_sample_id)
+		/* A switch-out says again what its sched_switch sample says: only the switch-in is needed. */
+		if (h.misc & PERF_RECORD_MISC_SWITCH_OUT) {
+			uint32_t type = DROPPED;
+
+			memcpy(p + off + offsetof(struct perf_event_header, type), &type, sizeof(type));
+			return true;
+		}
+		if (!r.has_sample_id)
 			return true;
 		return add_event(oc, (struct oc_event){ (int32_t)r.sample_id.tid, true,
 							r.sample_id.time, 0, 0 });
@@ -217,9 +228,6 @@ static bool scan(struct pd_offcpu *oc, const unsigned char *p, size_t off, uint3
 		return false;
 	return add_event(oc, (struct oc_event){ (int32_t)s->tid, false, s->time, off, size });
 }
-
-/* No record has this type: a switch-out dropped, until the round is compacted. */
-#define DROPPED UINT32_MAX
 
 static void drop(struct pd_offcpu *oc, const struct oc_event *e)
 {
