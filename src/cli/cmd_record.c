@@ -80,7 +80,7 @@ static const struct opt record_table[] = {
 	{ OPT_CALLGRAPH, "call-graph", .arg = "MODE", .comp = COMP_WORD, .words = "fp,dwarf",
 	  .help = "fp, or dwarf[,SIZE]: copy SIZE bytes of user stack (default 8192) for DWARF "
 		  "unwinding" },
-	OPT_GROUP_ONLY(opt_target, "paC"),
+	OPT_GROUP_ONLY(opt_target, "ptaC"),
 	{ OPT_OFF_CPU, "off-cpu",
 	  .help = "also record where threads wait: every switch-out (sched:sched_switch) with its "
 		  "stack and the state it left in, and when the thread runs again (implies -g)" },
@@ -145,7 +145,7 @@ const struct opt_cmd record_cmd = {
 	.summary = "sample a command, a process, or CPUs into perf.data",
 	.verb = "sample",
 	.synopsis = "[-e EVENTS] [-F HZ | -c PERIOD] [-g | --call-graph fp|dwarf[,SIZE]] "
-		    "[-p PID | -a | -C CPUS] [--off-cpu [--off-cpu-thresh TIME]] [-m PAGES] [-z] "
+		    "[-p PID | -t TID | -a | -C CPUS] [--off-cpu [--off-cpu-thresh TIME]] [-m PAGES] [-z] "
 		    "[-o FILE | -o -] [-i] [-q] [-v] "
 		    "[-- COMMAND [ARGS...]]",
 	.opts = record_table,

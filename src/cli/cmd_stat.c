@@ -31,7 +31,7 @@ static const struct opt stat_table[] = {
 	OPT_HELP('e', "events to count, comma-separated, {a,b} for a group; may repeat (default: "
 		      "task-clock, context-switches, cpu-migrations, page-faults, cycles, instructions, "
 		      "branches, branch-misses)"),
-	OPT_GROUP(opt_target),
+	OPT_GROUP_ONLY(opt_target, "paCG"),
 	{ 'I', "interval-print", .arg = "MS", .help = "print counts every MS milliseconds" },
 	{ 'r', "repeat", .arg = "N", .help = "run the command N times; show mean and variation" },
 	{ 'x', "field-separator", .arg = "SEP", .help = "CSV output with separator SEP" },

@@ -16,6 +16,8 @@ static bool set_target(struct cli_args *a, int key, const char *arg)
 	switch (key) {
 	case 'p':
 		return cli_parse_long("-p", arg, 1, INT32_MAX, &a->target.pid);
+	case 't':
+		return cli_parse_long("-t", arg, 1, INT32_MAX, &a->target.tid);
 	case 'a':
 		a->target.all_cpus = true;
 		return true;
@@ -32,6 +34,8 @@ static bool set_target(struct cli_args *a, int key, const char *arg)
 const struct opt_group opt_target = {
 	(const struct opt[]){
 		{ 'p', "pid", .arg = "PID", .comp = COMP_PID, .help = "@ an existing process (all its threads)" },
+		{ 't', "tid", .arg = "TID", .comp = COMP_PID,
+		  .help = "@ one existing thread (and the threads it creates)" },
 		{ 'a', "all-cpus", .help = "@ everything on every CPU" },
 		{ 'C', "cpu", .arg = "CPUS", .comp = COMP_CPUS,
 		  .help = "@ everything on these CPUs (e.g. 0-3,6)" },

@@ -209,7 +209,8 @@ static int synthesize(struct session *s)
 		err = perfev_synth__all(&s->fmt0, synth_collect, s);
 	else
 		err = perfev_synth__process(&s->fmt0,
-					    s->run.child > 0 ? s->run.child : (pid_t)s->o->target.pid,
+					    s->run.child > 0 ? s->run.child
+							     : cli_target__process(&s->o->target),
 					    synth_collect, s);
 	if (err == -ENOMEM)
 		goto nomem;
@@ -427,7 +428,7 @@ int record_run(struct record_opts *o)
 	/* Everything that can fail is tried before the user's files are touched. */
 	if (record_output__prepare(&s.out) < 0)
 		goto out;
-	if (!cli_run__prepare(&s.run, o->argv, (pid_t)o->target.pid))
+	if (!cli_run__prepare(&s.run, o->argv, cli_target__process(&o->target)))
 		goto out;
 	if (open_events(&s) < 0 || record_output__open(&s.out) < 0 || start_writer(&s) < 0 ||
 	    synthesize(&s) < 0)

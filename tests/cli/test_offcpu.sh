@@ -174,6 +174,21 @@ got=$(sum ';waity;' <"$TMP/p.folded")
 want=$(truth "$TMP/truth_p" waity_ns)
 check "-p: waity's off-CPU time $got ms is within 3% of $want ms" within "$got" "$want" 3
 
+# --- -t: one thread of a running process: its waits, none of the other process's
+"$H/offcpu" 2 >"$TMP/truth_t1" &
+wp=$!
+sleep 0.1
+"$PERFEV" record -q --off-cpu -t $wp -o "$TMP/t1.data" 2>"$TMP/rec.err"
+wait $wp
+waits "$TMP/t1.data" >"$TMP/t1.folded"
+got=$(sum ';waity;' <"$TMP/t1.folded")
+want=$(truth "$TMP/truth_t1" waity_ns)
+check "-t: waity's off-CPU time $got ms is within 3% of $want ms" within "$got" "$want" 3
+ftid=$(sed -n 's/^feeder tid=\([0-9]*\).*/\1/p' "$TMP/truth_t1")
+check "-t: nothing of the other process (the feeder, $ftid)" sh -c "! grep -q '^offcpu-$ftid/' '$TMP/t1.folded'"
+"$PERFEV" record -q --off-cpu -t 2147483647 -o "$TMP/x.data" 2>"$TMP/err"
+check "-t of no thread is refused" grep -q 'no such thread' "$TMP/err"
+
 # --- --off-cpu-thresh: the short waits left out before they are written, the 10 ms sleeps kept
 "$PERFEV" record --off-cpu --off-cpu-thresh 2ms -o "$TMP/t.data" -- "$H/offcpu" >"$TMP/truth_t" 2>"$TMP/rec.err"
 check "--off-cpu-thresh leaves out short waits as it records" grep -q 'shorter waits left out by --off-cpu-thresh' "$TMP/rec.err"
