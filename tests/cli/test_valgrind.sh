@@ -25,6 +25,7 @@ case $BUILD_DIR in
 	skip "valgrind memcheck of perfev report and script" "sanitizer build"
 	skip "valgrind memcheck of perfev export and flamegraph" "sanitizer build"
 	skip "valgrind memcheck of perfev annotate" "sanitizer build"
+	skip "valgrind memcheck of off-CPU recording and reading" "sanitizer build"
 	exit 0 ;;
 esac
 command -v valgrind >/dev/null || { not_ok "valgrind is installed (scripts/setup.sh)"; exit 0; }
@@ -65,3 +66,13 @@ vg "perfev annotate of every function (text) is memcheck clean" "$PERFEV" annota
 vg "perfev annotate -s --json of an inlined helper is memcheck clean" \
 	"$PERFEV" annotate -s --json -i "$TMP/a.data" hot
 vg "the annotation library's tests are memcheck clean" "$BUILD_DIR/tests/annotate/test_annotation"
+# Off-CPU time: the recorder's threshold filter, the session's pairing, the wall-clock views.
+vg "perfev record --off-cpu --off-cpu-thresh is memcheck clean" \
+	"$PERFEV" record -q --off-cpu --off-cpu-thresh 1ms -o "$TMP/o.data" -- "$HELPERS/pingpong" 2000
+"$PERFEV" record -q --off-cpu -o "$TMP/o2.data" -- "$HELPERS/offcpu" 0.2 >/dev/null 2>&1
+vg "perfev report of an off-CPU recording (waits, wall-clock per thread) is memcheck clean" \
+	"$PERFEV" report -i "$TMP/o2.data" --stdio
+vg "perfev export -f pprof of an off-CPU recording is memcheck clean" \
+	"$PERFEV" export -f pprof -i "$TMP/o2.data" -o "$TMP/o2.pb.gz"
+vg "the session's off-CPU tests are memcheck clean" "$BUILD_DIR/tests/session/test_offcpu"
+vg "the writer's off-CPU threshold tests are memcheck clean" "$BUILD_DIR/tests/perfdata/test_perfdata_offcpu"
