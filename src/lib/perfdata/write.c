@@ -490,6 +490,16 @@ int pd_append(struct perfev_data_writer *w, struct iovec *iov, int n)
 	return emit_compressed(w, false);
 }
 
+/* What the off-CPU threshold held of the round, filtered, to the data. */
+static int flush_round(struct perfev_data_writer *w)
+{
+	const void *kept;
+	size_t n = pd_offcpu_take(w->oc, &kept);
+	struct iovec iov = { (void *)kept, n };
+
+	return n ? pd_append(w, &iov, 1) : 0;
+}
+
 int perfev_data_writer__write(struct perfev_data_writer *w, const void *buf, size_t len)
 {
 	struct iovec iov = { (void *)buf, len };
@@ -504,7 +514,7 @@ int perfev_data_writer__write(struct perfev_data_writer *w, const void *buf, siz
 	if ((ret = check_records(buf, len)) < 0)
 		return ret;
 	/* What a round held goes first, in its place. */
-	if (w->oc && (ret = pd_offcpu_flush(w)) < 0)
+	if (w->oc && (ret = flush_round(w)) < 0)
 		return ret;
 	return pd_append(w, &iov, 1);
 }
@@ -517,7 +527,7 @@ int perfev_data_writer__finished_round(struct perfev_data_writer *w)
 
 	if ((ret = pd_during(w, "perfev_data_writer__finished_round")) < 0)
 		return ret;
-	if (w->oc && (ret = pd_offcpu_flush(w)) < 0)
+	if (w->oc && (ret = flush_round(w)) < 0)
 		return ret;
 	if (w->pipe && w->bids_sent < w->nr_bids) {
 		struct pd_buf ids = { 0 };
@@ -644,7 +654,7 @@ int perfev_data_writer__finish(struct perfev_data_writer *w)
 		return set_error(EINVAL, "perfev_data_writer__finish %s",
 				 w->state == PD_NEW ? "before start()" : "called twice");
 	if (!w->err && w->oc)
-		pd_offcpu_flush(w);
+		flush_round(w);
 	w->state = PD_FINISHED;
 	if (!w->err && w->z) {
 		if (compress(w, NULL, 0, true) == 0)

@@ -237,16 +237,13 @@ static void drop(struct pd_offcpu *oc, const struct oc_event *e)
 	oc->dropped++;
 }
 
-/* The round's records less the switch-outs that came back within the threshold, appended. */
-int pd_offcpu_flush(struct perfev_data_writer *w)
+size_t pd_offcpu_take(struct pd_offcpu *oc, const void **kept)
 {
-	struct pd_offcpu *oc = w->oc;
 	unsigned char *p = oc->round.p;
 	size_t len = oc->round.len, off, out;
-	struct iovec iov;
-	int ret;
 
 	oc->nr_ev = 0;
+	*kept = p;
 	if (!len)
 		return 0;
 	for (off = 0; off + sizeof(struct perf_event_header) <= len;) {
@@ -290,9 +287,5 @@ int pd_offcpu_flush(struct perfev_data_writer *w)
 	}
 	oc->round.len = 0;
 	oc->nr_ev = 0;
-	if (!out)
-		return 0;
-	iov = (struct iovec){ p, out };
-	ret = pd_append(w, &iov, 1);
-	return ret;
+	return out;
 }

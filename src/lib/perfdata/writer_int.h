@@ -214,8 +214,12 @@ int pd_offcpu_new(struct perfev_data_writer *w, uint64_t thresh);
 void pd_offcpu_free(struct pd_offcpu *oc);
 /* Holds records (whole ones) until the round is flushed. */
 int pd_offcpu_hold(struct perfev_data_writer *w, const struct iovec *iov, int n);
-/* Appends what the round held, less the switch-outs of threads back within the threshold. */
-int pd_offcpu_flush(struct perfev_data_writer *w);
+/*
+ * Ends the round held: its records less the switch-outs of threads back
+ * within the threshold, compacted in place, as *kept and the length
+ * returned (valid until the next hold).
+ */
+size_t pd_offcpu_take(struct pd_offcpu *oc, const void **kept);
 
 /* ---- zstd (write_zstd.c) ---- */
 

@@ -62,6 +62,7 @@ struct sess_offcpu {
 	struct perfev_symbol marks[NR_STATES];
 	uint32_t mark_ids[NR_STATES];
 	uint64_t end_time;
+	void (*count)(struct perfev_session *s, int evsel, uint64_t period);
 };
 
 /* Names the scheduler's own functions: what a stack blocked in is below them. */
@@ -117,12 +118,14 @@ void offcpu_free(struct perfev_session *s)
 	s->offcpu = NULL;
 }
 
-int offcpu_init(struct perfev_session *s)
+int offcpu_init(struct perfev_session *s,
+		void (*count)(struct perfev_session *s, int evsel, uint64_t period))
 {
 	struct sess_offcpu *o = calloc(1, sizeof(*o));
 
 	if (!o)
 		return set_error(ENOMEM, "session: out of memory");
+	o->count = count;
 	for (size_t i = 0; i < NR_STATES; i++)
 		o->marks[i].name = o->marks[i].raw_name = states[i].mark;
 	s->offcpu = o;
@@ -236,7 +239,7 @@ static int deliver(struct perfev_session *s, struct pending *p, uint64_t end,
 	out.period = end - p->time;
 	s->stats.nr_off_cpu++;
 	s->stats.off_cpu_ns += out.period;
-	offcpu_count(s, p->evsel, out.period);
+	s->offcpu->count(s, p->evsel, out.period);
 	return fn(ctx, &out);
 }
 

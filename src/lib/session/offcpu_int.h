@@ -10,7 +10,9 @@
 
 struct sess_offcpu;
 
-int offcpu_init(struct perfev_session *s);
+/* count: how session.c counts a delivery of event evsel (offcpu.c does not call up into it). */
+int offcpu_init(struct perfev_session *s,
+		void (*count)(struct perfev_session *s, int evsel, uint64_t period));
 void offcpu_free(struct perfev_session *s);
 /* Whether event evsel is sched:sched_switch (by the file's tracing data). */
 bool offcpu_is_switch(struct perfev_session *s, int evsel);
@@ -28,8 +30,5 @@ void offcpu_note_time(struct perfev_session *s, uint64_t t);
 int offcpu_finish(struct perfev_session *s, perfev_session_sample_fn fn, void *ctx);
 /* The index into the states of a prev_state value: 0 R, 1 S, 2 D, 3 T, 4 t, 5 X, 6 Z, 7 P, 8 I. */
 int offcpu_state_index(uint64_t prev_state);
-
-/* session.c's, for offcpu.c: counting an event's delivery. */
-void offcpu_count(struct perfev_session *s, int evsel, uint64_t period);
 
 #endif

@@ -19,6 +19,8 @@
 #define DEFAULT_MAX_FRAMES 512
 #define MAX_FRAMES_LIMIT 65536
 
+static void count_evsel(struct perfev_session *s, int evsel, uint64_t period);
+
 /* Sessions number their frames' ids apart: a profile fed by two sessions must not mix them. */
 static uint32_t last_id_space;
 
@@ -127,7 +129,7 @@ struct perfev_session *perfev_session__open(const char *path,
 		errno = ENOMEM;
 		goto err_out;
 	}
-	if (s->opts.off_cpu && offcpu_init(s) < 0)
+	if (s->opts.off_cpu && offcpu_init(s, count_evsel) < 0)
 		goto err_out;
 	/* Time order needs every event's samples to carry their time. */
 	s->ordered = !s->opts.file_order;
@@ -261,11 +263,6 @@ static void count_evsel(struct perfev_session *s, int evsel, uint64_t period)
 		es->nr_samples++;
 		es->period += period;
 	}
-}
-
-void offcpu_count(struct perfev_session *s, int evsel, uint64_t period)
-{
-	count_evsel(s, evsel, period);
 }
 
 /* The filter's verdict on what the stack tells (the file the sample was taken in). */
