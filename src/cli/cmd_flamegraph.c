@@ -40,7 +40,8 @@ static const struct opt fg_table[] = {
 	OPT_GROUP(opt_off_cpu),
 	{ OPT_INLINE, "inline", .help = "show inlined functions as frames of their own" },
 	{ OPT_COLORS, "colors", .arg = "BY", .comp = COMP_WORD, .words = "kind,dso",
-	  .help = "svg: colour frames by kind (user, kernel, inlined, JIT: the default) or by file (dso)" },
+	  .help = "svg: colour frames by kind (user, kernel, inlined, JIT, off-CPU waits: the default) "
+		  "or by file (dso)" },
 	{ OPT_PREFIX, "prefix", .arg = "WHAT", .comp = COMP_WORD, .words = "comm,pid,tid,none",
 	  .help = "svg: the frames above the root: the command (comm, the default), with its "
 		  "process id (pid) and thread id (tid), or none" },

@@ -134,6 +134,22 @@ check "the SVG flame graph is of wall-clock time, waits marked" \
 "$PERFEV" flamegraph -q -i "$TMP/o.data" -o "$TMP/o.html" 2>"$TMP/err"
 check "the HTML report carries the off-CPU and wall-clock series" \
 	sh -c "grep -q 'off-cpu' '$TMP/o.html' && grep -q 'wall-clock' '$TMP/o.html'"
+# In headless Chromium (tests/js/browser.js): the pages load with no request and no console
+# error, and show the waits by name.
+JS=$ROOT_DIR/tests/js
+if [ -d "$JS/node_modules/puppeteer-core" ] && [ -x /usr/bin/chromium ]; then
+	for f in o.html o.svg; do
+		if (cd "$JS" && node browser.js names "$TMP/$f" "$TMP/shots" '[off-cpu] S sleeping' \
+			'[off-cpu] R preempted' sleepy) >"$TMP/b.out" 2>&1 &&
+		   [ "$(sed -n 's/^shows_[0-9]=//p' "$TMP/b.out" | tr -d '\n')" = 111 ]; then
+			ok "$f in Chromium: loads cleanly and shows the waits by state"
+		else
+			not_ok "$f in Chromium: loads cleanly and shows the waits by state" "$(head -n 5 "$TMP/b.out")"
+		fi
+	done
+else
+	not_ok "Chromium and tests/js's npm packages are installed (scripts/setup.sh)"
+fi
 "$PERFEV" export -q -f speedscope -i "$TMP/o.data" -o "$TMP/o.speedscope.json" 2>"$TMP/err"
 check "speedscope: a profile of off-CPU time in nanoseconds" \
 	sh -c "jq -e '[.profiles[] | select(.name | test(\"off-cpu\")) | .unit] | length > 0 and all(. == \"nanoseconds\")' '$TMP/o.speedscope.json' >/dev/null"
