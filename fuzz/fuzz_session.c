@@ -5,7 +5,8 @@
  * session opens by path; every sample's frames are read through and added
  * to a profile, whose nodes are then grouped into a report's entries.
  * Symbols are looked up in whatever files the records name (only regular
- * files are read); the kernel's are left out for speed.
+ * files are read); the kernel's are left out for speed.  Off-CPU time is
+ * on: sched_switch samples are held, paired and delivered late.
  */
 #include <stdint.h>
 #include <stdio.h>
@@ -76,8 +77,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	struct perfev_symbolizer_opts so = { .sz = sizeof(so), .kallsyms = "/nonexistent",
 					     .jit_dir = "/nonexistent", .buildid_dir = "" };
 	struct perfev_data_reader_opts ro = { .sz = sizeof(ro), .warn = quiet };
+	/* Off-CPU time too: sched_switch samples paired with switch records, fields read raw. */
 	struct perfev_session_opts o = { .sz = sizeof(o), .reader_opts = &ro, .no_unwind = true,
-					 .max_frames = 64 };
+					 .max_frames = 64, .off_cpu = true,
+					 .off_cpu_thresh_ns = size & 1 ? 1000 : 0 };
 	struct perfev_session *s;
 	struct perfev_profile *p;
 	char path[64];

@@ -56,6 +56,21 @@ PERFEV_API struct perfev_evsel *perfev_evlist__add_attr(struct perfev_evlist *ev
 							const struct perf_event_attr *attr,
 							const char *name, struct perfev_evsel *leader);
 
+/*
+ * Appends what off-CPU profiles (perfev_session_opts.off_cpu) are recorded
+ * from: sched:sched_switch sampled at every switch-out (period 1), with its
+ * raw fields (prev_state says how the thread left the CPU), its callchain
+ * and time.  A thread's next switch-in ends its interval: with
+ * switch_events (for lists opened on threads, which see only their own
+ * switch-outs) the event also has attr.context_switch, so the kernel
+ * records each switch-in as a PERF_RECORD_SWITCH; a list opened on CPUs
+ * sees every switch-in as a sched_switch's next_pid and needs none.
+ * -PERFEV_ERR_NOTRACEFS and the other errors of perfev_parse_event() when
+ * the tracepoint cannot be found.
+ */
+PERFEV_API struct perfev_evsel *perfev_evlist__add_off_cpu(struct perfev_evlist *evlist,
+							   bool switch_events);
+
 PERFEV_API int perfev_evlist__nr_evsels(const struct perfev_evlist *evlist);
 /* The event after prev (the first when prev is NULL), NULL at the end. */
 PERFEV_API struct perfev_evsel *perfev_evlist__next_evsel(const struct perfev_evlist *evlist,

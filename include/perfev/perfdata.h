@@ -147,6 +147,22 @@ struct perfev_data_writer_opts {
 	 * most this old.  Files with tracepoints sync at every round.
 	 */
 	unsigned int header_sync_ms;
+	unsigned int reserved_; /* zero: keeps the struct free of padding a caller may leave unset */
+	/*
+	 * With a sched:sched_switch event (perfev_evlist__add_off_cpu()) and
+	 * every event carrying PERF_SAMPLE_IDENTIFIER: leave out the
+	 * switch-outs of threads seen running again less than this many ns
+	 * later.  write_ring() then holds each ring's records until
+	 * finished_round() (or write(), or finish()), which looks at the
+	 * round's records together: a switch-out whose thread's next event in
+	 * the round is a switch-in (a PERF_RECORD_SWITCH, or a sched_switch
+	 * naming it as next_pid) within the threshold is dropped; one whose
+	 * switch-in falls into a later round is kept, so a reader must filter
+	 * again.  PERF_RECORD_SWITCH records of switch-outs are left out too
+	 * (the sched_switch samples say the same).  Nothing longer than the threshold is dropped, and records
+	 * never leave their round.  0: everything is written.
+	 */
+	uint64_t off_cpu_thresh_ns;
 	size_t :0;
 };
 
@@ -279,6 +295,8 @@ PERFEV_API int perfev_data_writer__finish(struct perfev_data_writer *w);
  * size), and the bytes of records given to write(), before compression.
  */
 PERFEV_API uint64_t perfev_data_writer__bytes_written(const struct perfev_data_writer *w);
+/* The switch-outs opts.off_cpu_thresh_ns left out so far. */
+PERFEV_API uint64_t perfev_data_writer__off_cpu_dropped(const struct perfev_data_writer *w);
 PERFEV_API uint64_t perfev_data_writer__data_bytes(const struct perfev_data_writer *w);
 
 #ifdef __cplusplus

@@ -58,6 +58,24 @@ struct perfev_session_opts {
 	 * no DSO loaded (what is sampled where, without reading the files).
 	 */
 	bool no_symbols;
+	/*
+	 * Off-CPU time from sched:sched_switch samples (perfev record
+	 * --off-cpu, or perf record -e sched:sched_switch -g with switch
+	 * events or -a): a switch-out sample is not delivered when it is
+	 * read but when its thread runs again (its next PERF_RECORD_SWITCH
+	 * that is not a switch-out, or a sched_switch whose next_pid it is),
+	 * with the time between as its period (ns) and off_cpu_state set.
+	 * Its stack leaves out the scheduler's own frames (__schedule,
+	 * schedule, preempt_schedule*...) and begins with a frame of no DSO
+	 * whose symbol names the state: "[off-cpu] S sleeping", "[off-cpu] D
+	 * uninterruptible", "[off-cpu] R preempted" (and T, t, P, I).  A
+	 * thread's last switch-out (it exited) is dropped; one still blocked
+	 * when the recording ends is delivered at the end, blocked until the
+	 * last record.  Needs the file's tracing data (sched_switch's format).
+	 */
+	bool off_cpu;
+	/* With off_cpu: intervals shorter than this are left out (counted in the stats). */
+	uint64_t off_cpu_thresh_ns;
 	size_t :0;
 };
 
@@ -123,6 +141,13 @@ struct perfev_session_sample {
 	struct perfev_thread *thread;
 	const struct perfev_frame *frames; /* innermost first; at least the sampled IP */
 	size_t nr_frames;
+	/*
+	 * With opts.off_cpu, for an off-CPU interval: the state the thread
+	 * left the CPU in, as the kernel prints it ('S' sleeping, 'D'
+	 * uninterruptible, 'R' preempted while runnable, 'T', 't', 'P', 'I');
+	 * ev is its switch-out and period its length in ns.  0 otherwise.
+	 */
+	char off_cpu_state;
 };
 
 /* Return non-zero to stop processing; perfev_session__process() then returns that value. */
@@ -200,6 +225,12 @@ struct perfev_session_stats {
 	uint64_t nr_no_map;	   /* user frames in no known map */
 	uint64_t first_time, last_time; /* of samples */
 	uint64_t nr_filtered;	   /* samples (or group members) the filter left out */
+	/* With opts.off_cpu: intervals delivered and their total (ns), */
+	uint64_t nr_off_cpu, off_cpu_ns;
+	/* those below off_cpu_thresh_ns, switch-outs never matched by a switch-in, */
+	uint64_t nr_off_cpu_short, nr_off_cpu_unmatched;
+	/* and of those delivered, the ones still open when the recording ended. */
+	uint64_t nr_off_cpu_open;
 };
 PERFEV_API const struct perfev_session_stats *perfev_session__stats(const struct perfev_session *s);
 /*

@@ -56,6 +56,11 @@ int cli_vprint(enum perfev_print_level level, const char *fmt, va_list ap);
 uint64_t cli_now_ns(void);
 /* Parses a decimal number in [min, max]; false with an error printed otherwise. */
 bool cli_parse_long(const char *opt, const char *s, long min, long max, long *out);
+/*
+ * A duration such as 500us, 2ms, 1.5s or 300ns (a number alone is in
+ * milliseconds, as perf's --off-cpu-thresh); false after saying why.
+ */
+bool cli_parse_duration(const char *opt, const char *s, uint64_t *ns);
 
 struct perfev_session;
 struct perfev_symbolizer;
@@ -70,10 +75,6 @@ struct cli_filters;
 struct perfev_session *cli_session_open(const char *input, bool no_demangle, const bool *quiet,
 					struct perfev_sample_filter *filter,
 					struct perfev_symbolizer **sy);
-/* The same when only where each sample was taken is shown: no callers resolved. */
-struct perfev_session *cli_session_open_leaf(const char *input, bool no_demangle, const bool *quiet,
-					     struct perfev_sample_filter *filter,
-					     struct perfev_symbolizer **sy);
 /*
  * The same for commands that look into user code where each sample was
  * taken: no callers resolved, no kernel symbols read.
@@ -93,6 +94,27 @@ const char *cli_buildid_dir(void);
 const char *cli_cache_dir(void);
 uint64_t cli_buildid_cache_max(void);
 
+/* Off-CPU time (the opt_off_cpu group): as the recording says, or as the command line. */
+struct cli_off_cpu {
+	int mode; /* OFF_CPU_AUTO, OFF_CPU_ON, OFF_CPU_OFF of struct cli_args */
+	uint64_t thresh_ns;
+	bool thresh_given;
+};
+/*
+ * cli_session_open() with off-CPU time when oc says so, or (OFF_CPU_AUTO)
+ * when the recording was made with perfev record --off-cpu (its command
+ * line, HEADER_CMDLINE, tells; a pipe's is read too late, so a pipe needs
+ * --off-cpu), with the recording's --off-cpu-thresh unless oc gives one.
+ * *on says whether off-CPU time is computed.  leaf: where each sample was
+ * taken is all the caller needs (a flat report), unless off-CPU time is on.
+ */
+struct perfev_session *cli_session_open_off_cpu(const char *input, bool no_demangle,
+						const bool *quiet,
+						struct perfev_sample_filter *filter,
+						const struct cli_off_cpu *oc, bool leaf, bool *on,
+						struct perfev_symbolizer **sy);
+/* A duration as cli_parse_duration() reads it, silently. */
+bool cli_duration(const char *s, uint64_t *ns);
 /* The library's filter of the command line's filter options (*f NULL when none); false after printing why. */
 bool cli_filter_new(const struct cli_filters *cf, struct perfev_sample_filter **f);
 

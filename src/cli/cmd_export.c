@@ -41,6 +41,7 @@ static const struct opt export_table[] = {
 	OPT_GROUP(opt_output),
 	OPT_HELP('o', "write to FILE (default: standard output; '-' too)"),
 	OPT_GROUP(opt_filters),
+	OPT_GROUP(opt_off_cpu),
 	{ OPT_INLINE, "inline", .help = "show inlined functions as frames of their own (pprof: as lines "
 					"of one location)" },
 	{ OPT_PREFIX, "prefix", .arg = "WHAT", .comp = COMP_WORD, .words = "comm,pid,tid,none",
@@ -121,7 +122,8 @@ int cmd_export(int argc, char **argv)
 	in = (struct export_input){ .input = a.input ? a.input : PERFEV_DATA_FILE_DEFAULT,
 				    .inlines = eo.inlines, .quiet = a.quiet, .verbose = a.verbose,
 				    .max_stack = (unsigned)a.max_stack, .no_demangle = a.no_demangle,
-				    .filter = a.filter };
+				    .filter = a.filter,
+				    .off_cpu = { a.off_cpu, a.off_cpu_thresh_ns, a.off_cpu_thresh_given } };
 	if (!export_read(&in, &d))
 		goto out;
 	if (formats[eo.fmt].one_series)
@@ -129,9 +131,12 @@ int cmd_export(int argc, char **argv)
 	out = export_open_output(a.output, formats[eo.fmt].binary);
 	if (!out)
 		goto out;
+	/* Off-CPU and wall-clock time are counted in ns: a wait is one sample of any length. */
+	bool time_series = d.off_cpu && d.series[0].unit && !strcmp(d.series[0].unit, "nanoseconds");
 	struct perfev_profile_write_opts wo = { .sz = sizeof(wo), .series = d.series,
 						.nr_series = d.nr_series, .prefix = eo.prefix,
-						.folded_weights = eo.weights, .pretty = eo.pretty,
+						.folded_weights = eo.weights || time_series,
+						.pretty = eo.pretty,
 						.start_time_ns = d.start_time_ns, .title = d.title };
 
 	err = formats[eo.fmt].write(out, &wo);

@@ -37,9 +37,11 @@ static const struct opt fg_table[] = {
 	  .help = "html (the report: flame graph, callers, functions, timeline) or svg (a flame "
 		  "graph); default by the output's name" },
 	OPT_GROUP(opt_filters),
+	OPT_GROUP(opt_off_cpu),
 	{ OPT_INLINE, "inline", .help = "show inlined functions as frames of their own" },
 	{ OPT_COLORS, "colors", .arg = "BY", .comp = COMP_WORD, .words = "kind,dso",
-	  .help = "svg: colour frames by kind (user, kernel, inlined, JIT: the default) or by file (dso)" },
+	  .help = "svg: colour frames by kind (user, kernel, inlined, JIT, off-CPU waits: the default) "
+		  "or by file (dso)" },
 	{ OPT_PREFIX, "prefix", .arg = "WHAT", .comp = COMP_WORD, .words = "comm,pid,tid,none",
 	  .help = "svg: the frames above the root: the command (comm, the default), with its "
 		  "process id (pid) and thread id (tid), or none" },
@@ -193,6 +195,7 @@ int cmd_flamegraph(int argc, char **argv)
 				    .inlines = fo.inlines, .times = !svg, .quiet = a.quiet,
 				    .verbose = a.verbose, .max_stack = (unsigned)a.max_stack,
 				    .no_demangle = a.no_demangle, .filter = a.filter,
+				    .off_cpu = { a.off_cpu, a.off_cpu_thresh_ns, a.off_cpu_thresh_given },
 				    .annotate = !svg && fo.sources > 0 };
 	if (!export_read(&in, &d))
 		goto out;

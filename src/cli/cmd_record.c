@@ -68,7 +68,7 @@ bad:
 	return false;
 }
 
-enum { OPT_CALLGRAPH = 256, OPT_LEVEL, OPT_TIMEOUT };
+enum { OPT_CALLGRAPH = 256, OPT_LEVEL, OPT_TIMEOUT, OPT_OFF_CPU, OPT_OFF_CPU_THRESH };
 
 static const struct opt record_table[] = {
 	OPT_GROUP(opt_events),
@@ -80,9 +80,15 @@ static const struct opt record_table[] = {
 	{ OPT_CALLGRAPH, "call-graph", .arg = "MODE", .comp = COMP_WORD, .words = "fp,dwarf",
 	  .help = "fp, or dwarf[,SIZE]: copy SIZE bytes of user stack (default 8192) for DWARF "
 		  "unwinding" },
-	OPT_GROUP_ONLY(opt_target, "paC"),
+	OPT_GROUP_ONLY(opt_target, "ptaC"),
 	{ OPT_TIMEOUT, "timeout", .arg = "MS",
 	  .help = "stop sampling after MS milliseconds (a command is sent SIGTERM), as perf stat's" },
+	{ OPT_OFF_CPU, "off-cpu",
+	  .help = "also record where threads wait: every switch-out (sched:sched_switch) with its "
+		  "stack and the state it left in, and when the thread runs again (implies -g)" },
+	{ OPT_OFF_CPU_THRESH, "off-cpu-thresh", .arg = "TIME",
+	  .help = "with --off-cpu, leave out waits shorter than TIME (500us, 2ms, 1s; a number "
+		  "alone is ms), most of them before they are written" },
 	{ 'm', "mmap-pages", .arg = "PAGES",
 	  .help = "ring buffer size per CPU: pages (a power of two) or a size such as 512K or 4M "
 		  "(default 128 pages)" },
@@ -135,6 +141,11 @@ static bool set_option(void *ctx, int key, const char *arg)
 		return true;
 	case OPT_TIMEOUT:
 		return cli_parse_long("--timeout", arg, 10, 86400000L * 365, &o->timeout_ms);
+	case OPT_OFF_CPU:
+		o->off_cpu = true;
+		return true;
+	case OPT_OFF_CPU_THRESH:
+		return cli_parse_duration("--off-cpu-thresh", arg, &o->off_cpu_thresh_ns);
 	}
 	return false;
 }
@@ -144,7 +155,8 @@ const struct opt_cmd record_cmd = {
 	.summary = "sample a command, a process, or CPUs into perf.data",
 	.verb = "sample",
 	.synopsis = "[-e EVENTS] [-F HZ | -c PERIOD] [-g | --call-graph fp|dwarf[,SIZE]] "
-		    "[-p PID | -a | -C CPUS] [--timeout MS] [-m PAGES] [-z] [-o FILE | -o -] [-i] [-q] [-v] "
+		    "[-p PID | -t TID | -a | -C CPUS] [--timeout MS] [--off-cpu [--off-cpu-thresh TIME]] "
+		    "[-m PAGES] [-z] [-o FILE | -o -] [-i] [-q] [-v] "
 		    "[-- COMMAND [ARGS...]]",
 	.opts = record_table,
 	.set = set_option,
@@ -166,6 +178,17 @@ static bool parse_args(int argc, char **argv, struct record_opts *o, struct cli_
 	}
 	if (o->period)
 		o->freq = 0;
+	if (o->off_cpu_thresh_ns && !o->off_cpu) {
+		cli_error("--off-cpu-thresh is a threshold of --off-cpu; give both");
+		return false;
+	}
+	if (o->off_cpu && a->events && strstr(a->events, "sched_switch")) {
+		cli_error("--off-cpu records sched:sched_switch itself; leave it out of -e");
+		return false;
+	}
+	/* Off-CPU time is told by where the thread waited: its stack. */
+	if (o->off_cpu && o->callgraph == CG_NONE)
+		o->callgraph = CG_FP;
 	long max = record_max_sample_rate();
 
 	if (o->freq_given && max > 0 && o->freq > max) {

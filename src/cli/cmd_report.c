@@ -86,9 +86,11 @@ static bool parse_fields(struct report_opts *o, const char *arg, bool sort_given
 			col = COL_SAMPLE;
 		} else if (!strcmp(t, "period")) {
 			col = COL_PERIOD;
+		} else if (!strcmp(t, "time")) {
+			col = COL_TIME;
 		} else {
 			cli_error("unknown field '%s'; the fields are overhead, children, sample, period, "
-				  "comm, pid, tid, dso, sym, srcline", t);
+				  "time, comm, pid, tid, dso, sym, srcline", t);
 			ok = false;
 			break;
 		}
@@ -197,6 +199,7 @@ static const struct opt report_table[] = {
 	{ OPT_PERCENTAGE, "percentage", .arg = "HOW", .comp = COMP_WORDS, .words = "absolute,relative",
 	  .help = "with filters, percentages of the whole file (absolute, the default) or of what the "
 		  "filters pass (relative)" },
+	OPT_GROUP(opt_off_cpu),
 	{ OPT_INLINE, "inline", .help = "show inlined functions as frames of their own" },
 	OPT_GROUP(opt_frames),
 	OPT_GROUP(opt_verbosity),
@@ -307,6 +310,7 @@ static bool parse_args(int argc, char **argv, struct report_opts *o, bool *no_de
 		goto out;
 	o->quiet = a.quiet;
 	o->verbose = a.verbose;
+	o->off_cpu = (struct cli_off_cpu){ a.off_cpu, a.off_cpu_thresh_ns, a.off_cpu_thresh_given };
 	if (o->sort && !parse_sort(o, o->sort))
 		goto out;
 	if (a.fields && !parse_fields(o, a.fields, o->sort != NULL))
@@ -361,6 +365,14 @@ struct report_state {
 	uint64_t delivered;
 	bool progress;
 	bool defaults_set;
+	/* Off-CPU time: the events whose samples were waits, and the wall-clock view. */
+	bool off_cpu;
+	bool *waits; /* per event of profiles[] */
+	int clock;   /* the first CPU clock event, whose samples are the on-CPU time; -1: none */
+	bool clock_seen;
+	struct perfev_profile *wall;
+	struct report_wall threads;
+	const char *wait_name; /* the event of the waits */
 };
 
 /*
@@ -379,9 +391,53 @@ static void set_defaults(struct report_state *st)
 		o->graph = cg ? GRAPH_GRAPH : GRAPH_NONE;
 	if (!o->order_set)
 		o->caller = o->children;
-	if (!o->keys_given && only_tracepoints(perfev_session__reader(st->s)))
+	if (!o->keys_given && !st->off_cpu && only_tracepoints(perfev_session__reader(st->s)))
 		o->trace = true;
+	st->clock = -1;
+	for (size_t i = 0; st->off_cpu && i < perfev_data_reader__nr_evsels(perfev_session__reader(st->s));
+	     i++)
+		if (report_is_clock(perfev_data_reader__attr(perfev_session__reader(st->s), i))) {
+			st->clock = (int)i;
+			break;
+		}
 	st->defaults_set = true;
+}
+
+static struct perfev_profile *new_profile(const struct report_opts *o)
+{
+	struct perfev_profile_opts po = { .sz = sizeof(po), .inlines = o->inlines, .background = true,
+					  .times = o->trace };
+	bool need[NR_KEYS] = { false };
+
+	for (int i = 0; i < o->nr_keys; i++)
+		need[o->keys[i]] = true;
+	for (int i = 0; i < o->nr_cols; i++)
+		if (o->cols[i] < NR_KEYS)
+			need[o->cols[i]] = true;
+	po.srcline = need[KEY_SRCLINE];
+	/* Threads kept apart only as far as the keys tell them apart: a smaller tree. */
+	po.merge_pids = !need[KEY_PID] && !need[KEY_TID];
+	po.merge_threads = po.merge_pids && !need[KEY_COMM];
+	return perfev_profile__new(&po);
+}
+
+/* Waits and the clock's samples go into the wall-clock view too, and into their thread's totals. */
+static int add_wall(struct report_state *st, const struct perfev_session_sample *ss,
+		    const struct perfev_frame *frames, size_t nr)
+{
+	if (!ss->off_cpu_state && ss->evsel != st->clock)
+		return 0;
+	if (!st->wall && !(st->wall = new_profile(st->o)))
+		return -ENOMEM;
+	if (!report_wall_add(&st->threads, ss))
+		return -ENOMEM;
+	st->clock_seen |= ss->evsel == st->clock;
+	if (ss->off_cpu_state) {
+		st->waits[ss->evsel] = true;
+		st->wait_name = perfev_data_reader__evsel_name(perfev_session__reader(st->s),
+							       (size_t)ss->evsel);
+	}
+	return perfev_profile__add(st->wall, ss->thread, frames, nr, ss->period) ? -ENOMEM : 0;
 }
 
 static void show_progress(struct report_state *st, bool done)
@@ -429,12 +485,18 @@ static int on_sample(void *ctx, const struct perfev_session_sample *ss)
 	if ((size_t)ss->evsel >= st->nr_profiles) {
 		size_t n = ss->evsel + 1;
 		struct perfev_profile **p = realloc(st->profiles, n * sizeof(*p));
+		bool *w = realloc(st->waits, n * sizeof(*w));
 		struct report_trace **tr;
 		struct report_totals *t;
 
-		if (!p)
+		if (p)
+			st->profiles = p;
+		if (w)
+			st->waits = w;
+		if (!p || !w)
 			return -ENOMEM;
-		st->profiles = p;
+		memset(p + st->nr_profiles, 0, (n - st->nr_profiles) * sizeof(*p));
+		memset(w + st->nr_profiles, 0, (n - st->nr_profiles) * sizeof(*w));
 		tr = realloc(st->traces, n * sizeof(*tr));
 		if (!tr)
 			return -ENOMEM;
@@ -444,27 +506,11 @@ static int on_sample(void *ctx, const struct perfev_session_sample *ss)
 		if (!t)
 			return -ENOMEM;
 		st->file = t;
-		memset(p + st->nr_profiles, 0, (n - st->nr_profiles) * sizeof(*p));
 		memset(t + st->nr_profiles, 0, (n - st->nr_profiles) * sizeof(*t));
 		st->nr_profiles = n;
 	}
 	if (!st->profiles[ss->evsel]) {
-		struct perfev_profile_opts po = { .sz = sizeof(po), .inlines = o->inlines,
-						  .background = true, .times = o->trace };
-
-		bool need[NR_KEYS] = { false };
-
-		for (int i = 0; i < o->nr_keys; i++)
-			need[o->keys[i]] = true;
-		for (int i = 0; i < o->nr_cols; i++)
-			if (o->cols[i] < NR_KEYS)
-				need[o->cols[i]] = true;
-		po.srcline = need[KEY_SRCLINE];
-		/* Threads kept apart only as far as the keys tell them apart: a smaller tree. */
-		po.merge_pids = !need[KEY_PID] && !need[KEY_TID];
-		po.merge_threads = po.merge_pids && !need[KEY_COMM];
-		st->profiles[ss->evsel] = perfev_profile__new(&po);
-		if (!st->profiles[ss->evsel])
+		if (!(st->profiles[ss->evsel] = new_profile(o)))
 			return -ENOMEM;
 		if (o->trace && !(st->traces[ss->evsel] = report_trace_new()))
 			return -ENOMEM;
@@ -500,7 +546,9 @@ static int on_sample(void *ctx, const struct perfev_session_sample *ss)
 	}
 	/* Without call graphs in the output, only where the sample was taken matters. */
 	if (o->graph == GRAPH_NONE && !o->children && nr > 1)
-		nr = 1;
+		nr = ss->off_cpu_state && nr > 1 ? 2 : 1; /* a wait: its state, and where */
+	if (st->off_cpu && add_wall(st, ss, frames, nr) < 0)
+		return -ENOMEM;
 	if (o->trace)
 		return add_traced(st, ss, frames, nr);
 	return perfev_profile__add(st->profiles[ss->evsel], ss->thread, frames, nr, ss->period)
@@ -558,6 +606,14 @@ static void print_header(void *ctx, const struct report_totals *t, size_t nr)
 	printf("# Event count (approx.): %" PRIu64 "\n#\n", sum.period);
 }
 
+/* Tables of time have a heading of their own (print_table()). */
+static void no_header(void *ctx, const struct report_totals *t, size_t nr)
+{
+	(void)ctx;
+	(void)t;
+	(void)nr;
+}
+
 /* The totals of event i: without filters, or relative to what they pass, its profile's own. */
 static struct report_totals evsel_totals(const struct report_state *st, size_t i)
 {
@@ -574,17 +630,20 @@ static struct report_totals evsel_totals(const struct report_state *st, size_t i
 /* The table of event evsel, or of the group of nr events it leads (named group). */
 static void print_table(struct report_state *st, size_t evsel, size_t nr, const char *group)
 {
-	struct perfev_profile *p = st->profiles[evsel];
+	bool wall = evsel >= st->nr_profiles;
+	struct perfev_profile *p = wall ? st->wall : st->profiles[evsel];
+	struct perfev_data_reader *r = perfev_session__reader(st->s);
 	struct report_print_stats ps = { 0 };
 	struct header_ctx h = { st, evsel, nr, group };
 	struct perfev_profile *members[64];
 	struct report_totals tot = evsel_totals(st, evsel), mt[64];
 
-	if (st->o->trace) {
+	st->o->time_col = wall || st->waits[evsel];
+	if (st->o->trace && !st->o->time_col) {
 		print_header(&h, &tot, 1);
 		if (!report_trace_print(stdout, st->traces[evsel], p, st->o, tot.period))
 			cli_error("out of memory building the table of '%s'",
-				  perfev_data_reader__evsel_name(perfev_session__reader(st->s), evsel));
+				  perfev_data_reader__evsel_name(r, evsel));
 		return;
 	}
 	if (nr > 64)
@@ -593,7 +652,29 @@ static void print_table(struct report_state *st, size_t evsel, size_t nr, const 
 		members[i] = evsel + i < st->nr_profiles ? st->profiles[evsel + i] : NULL;
 		mt[i] = evsel_totals(st, evsel + i);
 	}
-	if (!report_table_print(stdout, members, nr, st->o, mt, print_header, &h, &ps)) {
+	if (st->o->time_col) {
+		const struct perfev_profile_node *root = perfev_profile__node(p, 0);
+
+		if (wall) {
+			printf("# Wall-clock time: the samples of event '%s' (on-CPU) and the waits of "
+			       "event '%s' (off-CPU, marked [off-cpu])\n# Time (ms): %.3f\n#\n",
+			       perfev_data_reader__evsel_name(r, (size_t)st->clock), st->wait_name,
+			       root->total / 1e6);
+			report_wall_print(stdout, &st->threads,
+					  perfev_data_reader__evsel_name(r, (size_t)st->clock));
+		} else {
+			printf("# Off-CPU time: %" PRIu64 " waits of event '%s', each weighted by how long "
+			       "its thread was away, the state it left in marked [off-cpu]\n# Time (ms): "
+			       "%.3f\n#\n",
+			       root->total_samples, perfev_data_reader__evsel_name(r, evsel),
+			       root->total / 1e6);
+		}
+		members[0] = p;
+		mt[0] = (struct report_totals){ root->total_samples, root->total };
+		nr = 1;
+	}
+	if (!report_table_print(stdout, members, nr, st->o, mt,
+				st->o->time_col ? no_header : print_header, &h, &ps)) {
 		cli_error("out of memory building the table of '%s'",
 			  perfev_data_reader__evsel_name(perfev_session__reader(st->s), evsel));
 		return;
@@ -662,6 +743,21 @@ static void choose_ui(struct report_opts *o)
 											 : REPORT_UI_STDIO;
 }
 
+/* What the off-CPU reading could not use, and why a recording may show no waits. */
+static void off_cpu_notes(const struct report_state *st)
+{
+	const struct perfev_session_stats *ss = perfev_session__stats(st->s);
+
+	if (!ss->nr_off_cpu && !ss->nr_off_cpu_short)
+		cli_note("no off-CPU time: the recording has no sched:sched_switch samples with their "
+			 "tracing data (record with 'perfev record --off-cpu')");
+	else if (st->o->verbose)
+		cli_note("%" PRIu64 " waits (%.3f ms), %" PRIu64 " below the threshold, %" PRIu64
+			 " never seen to end, %" PRIu64 " still open at the end of the recording",
+			 ss->nr_off_cpu, ss->off_cpu_ns / 1e6, ss->nr_off_cpu_short,
+			 ss->nr_off_cpu_unmatched, ss->nr_off_cpu_open);
+}
+
 int cmd_report(int argc, char **argv)
 {
 	struct report_opts o = { 0 };
@@ -674,10 +770,10 @@ int cmd_report(int argc, char **argv)
 		return ret;
 	choose_ui(&o);
 	/* A flat report asked for as such needs no callers: they are not even walked. */
-	if (o.graph_set && o.graph == GRAPH_NONE && o.children_set && !o.children)
-		st.s = cli_session_open_leaf(o.input, no_demangle, &o.quiet, o.filter, &sy);
-	else
-		st.s = cli_session_open(o.input, no_demangle, &o.quiet, o.filter, &sy);
+	st.s = cli_session_open_off_cpu(o.input, no_demangle, &o.quiet, o.filter, &o.off_cpu,
+					o.graph_set && o.graph == GRAPH_NONE && o.children_set &&
+						!o.children,
+					&st.off_cpu, &sy);
 	if (!st.s)
 		goto out;
 	st.tt = trace_text_new(st.s);
@@ -704,6 +800,8 @@ int cmd_report(int argc, char **argv)
 	for (size_t i = 0; i < st.nr_profiles && err >= 0; i++)
 		if (st.profiles[i])
 			err = perfev_profile__sync(st.profiles[i]);
+	if (err >= 0 && st.wall)
+		err = perfev_profile__sync(st.wall);
 	if (err == -ENOMEM) {
 		cli_error("out of memory reading '%s'", o.input);
 		goto out;
@@ -741,10 +839,15 @@ int cmd_report(int argc, char **argv)
 		printf("#\n");
 	printf("# Total Lost Samples: %" PRIu64 "\n#\n", ss->nr_lost_samples);
 	print_tables(&st);
+	/* Both kinds of time per thread: only with on-CPU samples and waits. */
+	if (st.wall && st.clock_seen && st.wait_name)
+		print_table(&st, st.nr_profiles, 1, NULL);
 	ret = err < 0 ? 1 : 0;
 	if (o.threads)
 		ret |= report_print_threads(stdout, o.input);
 notes:
+	if (st.off_cpu && !o.quiet)
+		off_cpu_notes(&st);
 	/* As perf warns of lost chunks: the kernel's LOST records, apart from the lost samples. */
 	if (!o.quiet && ss->nr_lost_events)
 		cli_note("the recording lost %" PRIu64 " samples in %" PRIu64 " chunks (its ring "
@@ -763,6 +866,9 @@ out:
 	trace_text_delete(st.tt);
 	free(st.file);
 	free(st.cut);
+	free(st.waits);
+	perfev_profile__delete(st.wall);
+	report_wall_free(&st.threads);
 	perfev_session__delete(st.s);
 	perfev_symbolizer__delete(sy);
 	perfev_sample_filter__delete(o.filter);

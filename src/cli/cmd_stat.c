@@ -54,7 +54,7 @@ static const struct opt stat_table[] = {
 	OPT_HELP('e', "events to count, comma-separated, {a,b} for a group; may repeat (default: "
 		      "task-clock, context-switches, cpu-migrations, page-faults, cycles, instructions, "
 		      "branches, branch-misses)"),
-	OPT_GROUP(opt_target),
+	OPT_GROUP_ONLY(opt_target, "paCG"),
 	{ 'd', "detailed", .help = "also count the cache events (-dd, -ddd: more of them), as perf" },
 	{ 'A', "no-aggr", .help = "a count per CPU (with -a or -C)" },
 	{ OPT_PER_THREAD, "per-thread", .help = "a count per thread (with -p)" },

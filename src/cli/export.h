@@ -10,6 +10,7 @@
 #include <stdbool.h>
 #include <stdio.h>
 
+#include "cli.h"
 #include "opt.h"
 #include "perfev/perfev.h"
 #include "perfev/profile_write.h"
@@ -23,9 +24,14 @@ struct export_input {
 	bool no_demangle;
 	bool annotate; /* also count each sample where it was taken, by address (source views) */
 	struct cli_filters filter;
+	struct cli_off_cpu off_cpu;
 };
 
-/* The profiles of a recording: one series per event that has samples. */
+/*
+ * The profiles of a recording: one series per event that has samples; with
+ * off-CPU time, the waits as a series of their own ("off-cpu", ns) and,
+ * first, the wall-clock series (the CPU clock's samples and the waits).
+ */
 struct export_data {
 	struct perfev_session *s;
 	struct perfev_symbolizer *sy;
@@ -36,6 +42,12 @@ struct export_data {
 	size_t nr_series;
 	size_t *series_evsel; /* each series' event index */
 	struct perfev_annotate_hist *hist; /* with in->annotate */
+	/* Off-CPU time: the events whose samples were waits, the first CPU clock, both in one. */
+	bool off_cpu;
+	bool *waits;
+	int clock;
+	bool clock_seen; /* samples of it passed the filters */
+	struct perfev_profile *wall;
 	uint64_t start_time_ns;
 	char title[512];
 };

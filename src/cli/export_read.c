@@ -20,38 +20,71 @@ struct read_state {
 	struct export_data *d;
 };
 
+static bool is_cpu_clock(const struct perf_event_attr *a);
+
+static struct perfev_profile *new_profile(const struct export_input *in)
+{
+	struct perfev_profile_opts po = { .sz = sizeof(po), .inlines = in->inlines,
+					  .background = true, .times = in->times };
+
+	return perfev_profile__new(&po);
+}
+
+/* The first CPU clock event: its samples are the on-CPU time of the wall-clock series. */
+static int find_clock(struct perfev_session *s)
+{
+	struct perfev_data_reader *r = perfev_session__reader(s);
+
+	for (size_t i = 0; i < perfev_data_reader__nr_evsels(r); i++)
+		if (is_cpu_clock(perfev_data_reader__attr(r, i)))
+			return (int)i;
+	return -1;
+}
+
 static int on_sample(void *ctx, const struct perfev_session_sample *ss)
 {
 	struct read_state *st = ctx;
 	struct export_data *d = st->d;
 	size_t nr = ss->nr_frames;
+	uint64_t t = ss->ev->rec.sample.time;
 
 	if (ss->evsel < 0)
 		return 0;
 	if ((size_t)ss->evsel >= d->nr_profiles) {
 		size_t n = (size_t)ss->evsel + 1;
 		struct perfev_profile **p = realloc(d->profiles, n * sizeof(*p));
+		bool *w = realloc(d->waits, n * sizeof(*w));
 
-		if (!p)
+		if (p)
+			d->profiles = p;
+		if (w)
+			d->waits = w;
+		if (!p || !w)
 			return -ENOMEM;
 		memset(p + d->nr_profiles, 0, (n - d->nr_profiles) * sizeof(*p));
-		d->profiles = p;
+		memset(w + d->nr_profiles, 0, (n - d->nr_profiles) * sizeof(*w));
 		d->nr_profiles = n;
 	}
-	if (!d->profiles[ss->evsel]) {
-		struct perfev_profile_opts po = { .sz = sizeof(po), .inlines = st->in->inlines,
-						  .background = true, .times = st->in->times };
-
-		d->profiles[ss->evsel] = perfev_profile__new(&po);
-		if (!d->profiles[ss->evsel])
-			return -ENOMEM;
-	}
-	if (d->hist && perfev_annotate_hist__add(d->hist, ss))
+	if (!d->profiles[ss->evsel] && !(d->profiles[ss->evsel] = new_profile(st->in)))
+		return -ENOMEM;
+	/* A wait has no instruction of its own to annotate. */
+	if (d->hist && !ss->off_cpu_state && perfev_annotate_hist__add(d->hist, ss))
 		return -ENOMEM;
 	if (st->in->max_stack && nr > st->in->max_stack)
 		nr = st->in->max_stack;
-	return perfev_profile__add_at(d->profiles[ss->evsel], ss->thread, ss->frames, nr, ss->period,
-				      ss->ev->rec.sample.time)
+	if (d->off_cpu) {
+		if (d->clock == -2)
+			d->clock = find_clock(d->s);
+		d->waits[ss->evsel] |= ss->off_cpu_state != 0;
+		d->clock_seen |= ss->evsel == d->clock;
+		if (ss->off_cpu_state || ss->evsel == d->clock) {
+			if (!d->wall && !(d->wall = new_profile(st->in)))
+				return -ENOMEM;
+			if (perfev_profile__add_at(d->wall, ss->thread, ss->frames, nr, ss->period, t))
+				return -ENOMEM;
+		}
+	}
+	return perfev_profile__add_at(d->profiles[ss->evsel], ss->thread, ss->frames, nr, ss->period, t)
 		       ? -ENOMEM
 		       : 0;
 }
@@ -68,10 +101,23 @@ static bool make_series(struct export_data *d)
 	struct perfev_data_reader *r = perfev_session__reader(d->s);
 	bool cpu_named = false;
 
-	d->series = calloc(d->nr_profiles ? d->nr_profiles : 1, sizeof(*d->series));
-	d->series_evsel = calloc(d->nr_profiles ? d->nr_profiles : 1, sizeof(*d->series_evsel));
+	d->series = calloc(d->nr_profiles + 1, sizeof(*d->series));
+	d->series_evsel = calloc(d->nr_profiles + 1, sizeof(*d->series_evsel));
 	if (!d->series || !d->series_evsel)
 		return false;
+	/* Wall-clock time first: what the one-series formats and the flame graphs show. */
+	if (d->wall && d->clock_seen && d->waits) {
+		bool any = false;
+
+		for (size_t i = 0; i < d->nr_profiles; i++)
+			any |= d->waits[i];
+		if (any) {
+			d->series_evsel[d->nr_series] = SIZE_MAX;
+			d->series[d->nr_series++] = (struct perfev_profile_series){
+				.profile = d->wall, .name = "wall-clock", .type = "wall",
+				.unit = "nanoseconds" };
+		}
+	}
 	for (size_t i = 0; i < d->nr_profiles; i++) {
 		const struct perf_event_attr *a = perfev_data_reader__attr(r, i);
 		struct perfev_profile_series *s;
@@ -82,6 +128,13 @@ static bool make_series(struct export_data *d)
 		s = &d->series[d->nr_series++];
 		s->profile = d->profiles[i];
 		s->name = perfev_data_reader__evsel_name(r, i);
+		if (d->waits && d->waits[i]) {
+			/* Each wait weighs its length: no period. */
+			s->name = "off-cpu";
+			s->type = "off-cpu";
+			s->unit = "nanoseconds";
+			continue;
+		}
 		if (a && !a->freq)
 			s->period = a->sample_period;
 		if (a && is_cpu_clock(a)) {
@@ -146,13 +199,17 @@ bool export_read(const struct export_input *in, struct export_data *d)
 		cli_error("%s", perfev_last_error());
 		return false;
 	}
-	d->s = cli_session_open(in->input, in->no_demangle, &quiet, d->filter, &d->sy);
+	d->clock = -2; /* looked for at the first sample */
+	d->s = cli_session_open_off_cpu(in->input, in->no_demangle, &quiet, d->filter, &in->off_cpu, false,
+					&d->off_cpu, &d->sy);
 	if (!d->s)
 		return false;
 	err = perfev_session__process(d->s, on_sample, &st);
 	for (size_t i = 0; i < d->nr_profiles && err >= 0; i++)
 		if (d->profiles[i])
 			err = perfev_profile__sync(d->profiles[i]);
+	if (err >= 0 && d->wall)
+		err = perfev_profile__sync(d->wall);
 	if (err == -ENOMEM) {
 		cli_error("out of memory reading '%s'", in->input);
 		return false;
@@ -185,6 +242,8 @@ void export_data_free(struct export_data *d)
 	for (size_t i = 0; i < d->nr_profiles; i++)
 		perfev_profile__delete(d->profiles[i]);
 	free(d->profiles);
+	free(d->waits);
+	perfev_profile__delete(d->wall);
 	free(d->series);
 	free(d->series_evsel);
 	perfev_annotate_hist__delete(d->hist);

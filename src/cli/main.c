@@ -280,3 +280,32 @@ int main(int argc, char **argv)
 	cli_cmd_name = prefixed;
 	return close_stdout(c->fn(argc - 1, argv + 1));
 }
+
+bool cli_duration(const char *s, uint64_t *ns)
+{
+	static const struct {
+		const char *unit;
+		double ns;
+	} units[] = { { "ns", 1 }, { "us", 1e3 }, { "ms", 1e6 }, { "s", 1e9 }, { "", 1e6 } };
+	char *end;
+	double v;
+
+	errno = 0;
+	v = strtod(s, &end);
+	if (!errno && end != s && v >= 0)
+		for (size_t i = 0; i < sizeof(units) / sizeof(units[0]); i++)
+			if (!strcmp(end, units[i].unit) && v * units[i].ns < 1e18) {
+				*ns = (uint64_t)(v * units[i].ns + 0.5);
+				return true;
+			}
+	return false;
+}
+
+bool cli_parse_duration(const char *opt, const char *s, uint64_t *ns)
+{
+	if (cli_duration(s, ns))
+		return true;
+	cli_error("%s expects a duration such as 500us, 2ms or 1s (a number alone is in "
+		  "milliseconds), not '%s'", opt, s);
+	return false;
+}

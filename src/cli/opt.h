@@ -38,6 +38,9 @@ enum {
 	OPT_KEY_TIME,
 	OPT_KEY_MAX_STACK,
 	OPT_KEY_NO_DEMANGLE,
+	OPT_KEY_OFF_CPU,
+	OPT_KEY_NO_OFF_CPU,
+	OPT_KEY_OFF_CPU_THRESH,
 };
 
 /* Given anywhere before "--", errors are written as JSON from the start. */
@@ -94,6 +97,10 @@ struct cli_args {
 	const char *fields; /* -F of the sort group, as given */
 	long max_stack;	    /* --max-stack: frames of each stack used; 0 all */
 	bool no_demangle;
+	/* Off-CPU time from sched_switch samples: as the recording says (--off-cpu), or as given. */
+	enum { OFF_CPU_AUTO, OFF_CPU_ON, OFF_CPU_OFF } off_cpu;
+	uint64_t off_cpu_thresh_ns;
+	bool off_cpu_thresh_given;
 	char **operands;    /* what is not an option; ends with NULL */
 	int nr_operands;
 };
@@ -105,7 +112,7 @@ struct opt_group {
 	bool (*set)(struct cli_args *a, int key, const char *arg);
 };
 extern const struct opt_group opt_target, opt_events, opt_input, opt_output, opt_verbosity,
-	opt_filters, opt_sort, opt_frames;
+	opt_filters, opt_sort, opt_frames, opt_off_cpu;
 
 enum opt_operands {
 	OPERANDS_NONE,	  /* a word that is not an option is an error */

@@ -16,6 +16,8 @@ static bool set_target(struct cli_args *a, int key, const char *arg)
 	switch (key) {
 	case 'p':
 		return cli_parse_long("-p", arg, 1, INT32_MAX, &a->target.pid);
+	case 't':
+		return cli_parse_long("-t", arg, 1, INT32_MAX, &a->target.tid);
 	case 'a':
 		a->target.all_cpus = true;
 		return true;
@@ -32,6 +34,8 @@ static bool set_target(struct cli_args *a, int key, const char *arg)
 const struct opt_group opt_target = {
 	(const struct opt[]){
 		{ 'p', "pid", .arg = "PID", .comp = COMP_PID, .help = "@ an existing process (all its threads)" },
+		{ 't', "tid", .arg = "TID", .comp = COMP_PID,
+		  .help = "@ one existing thread (and the threads it creates)" },
 		{ 'a', "all-cpus", .help = "@ everything on every CPU" },
 		{ 'C', "cpu", .arg = "CPUS", .comp = COMP_CPUS,
 		  .help = "@ everything on these CPUs (e.g. 0-3,6)" },
@@ -189,9 +193,9 @@ const struct opt_group opt_sort = {
 		  .help = "group samples by these, comma-separated: comm, pid, tid, dso, sym, srcline "
 			  "(default comm,dso,sym)" },
 		{ 'F', "fields", .arg = "FIELDS", .comp = COMP_WORDS,
-		  .words = "overhead,children,sample,period," SORT_KEYS,
-		  .help = "columns to show: overhead, children, sample, period and sort keys (keys given "
-			  "here are sorted by)" },
+		  .words = "overhead,children,sample,period,time," SORT_KEYS,
+		  .help = "columns to show: overhead, children, sample, period, time (ms, of off-CPU and "
+			  "wall-clock time) and sort keys (keys given here are sorted by)" },
 		OPT_END,
 	},
 	set_sort,
@@ -213,6 +217,36 @@ const struct opt_group opt_frames = {
 		OPT_END,
 	},
 	set_frames,
+};
+
+static bool set_off_cpu(struct cli_args *a, int key, const char *arg)
+{
+	switch (key) {
+	case OPT_KEY_OFF_CPU:
+		a->off_cpu = OFF_CPU_ON;
+		return true;
+	case OPT_KEY_NO_OFF_CPU:
+		a->off_cpu = OFF_CPU_OFF;
+		return true;
+	}
+	a->off_cpu_thresh_given = true;
+	return cli_parse_duration("--off-cpu-thresh", arg, &a->off_cpu_thresh_ns);
+}
+
+const struct opt_group opt_off_cpu = {
+	(const struct opt[]){
+		{ OPT_KEY_OFF_CPU, "off-cpu",
+		  .help = "off-CPU time from sched:sched_switch samples (the default for recordings "
+			  "made with perfev record --off-cpu): each wait weighted by how long its "
+			  "thread was away, and with on-CPU clock samples a wall-clock view" },
+		{ OPT_KEY_NO_OFF_CPU, "no-off-cpu",
+		  .help = "sched:sched_switch samples as plain samples, counted" },
+		{ OPT_KEY_OFF_CPU_THRESH, "off-cpu-thresh", .arg = "TIME",
+		  .help = "leave out waits shorter than TIME (500us, 2ms; default: the recording's "
+			  "--off-cpu-thresh)" },
+		OPT_END,
+	},
+	set_off_cpu,
 };
 
 void cli_args__free(struct cli_args *a)

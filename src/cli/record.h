@@ -27,6 +27,8 @@ struct record_opts {
 	const char *output;
 	bool no_inherit;
 	bool no_buildid_cache; /* -N */
+	bool off_cpu;		    /* --off-cpu */
+	uint64_t off_cpu_thresh_ns; /* --off-cpu-thresh */
 	bool quiet;
 	int argc; /* the whole command line, for HEADER_CMDLINE */
 	char **full_argv;

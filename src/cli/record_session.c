@@ -225,7 +225,9 @@ static int synthesize(struct session *s)
 		err = perfev_synth__all(&s->fmt0, synth_collect, s);
 	else
 		err = perfev_synth__process(&s->fmt0,
-					    s->o->target.pid > 0 ? (pid_t)s->o->target.pid : s->run.child,
+					    s->o->target.pid > 0   ? (pid_t)s->o->target.pid
+					    : s->run.child > 0 ? s->run.child
+							       : cli_target__process(&s->o->target),
 					    synth_collect, s);
 	if (err == -ENOMEM)
 		goto nomem;
@@ -272,6 +274,12 @@ static int open_events(struct session *s)
 		s->el = perfev_evlist__new();
 		if (!s->el || perfev_evlist__add_events(s->el, spec) < 0) {
 			cli_error("%s", perfev_last_error());
+			goto out;
+		}
+		/* Threads see only their own switch-outs: their switch-ins come as switch events. */
+		if (o->off_cpu && !perfev_evlist__add_off_cpu(s->el, !system_wide)) {
+			cli_error("--off-cpu needs the sched:sched_switch tracepoint: %s",
+				  perfev_last_error());
 			goto out;
 		}
 		if (record_config_evlist(s->el, o) < 0)
@@ -323,6 +331,7 @@ static int start_writer(struct session *s)
 		.argv = (const char *const *)o->full_argv,
 		/* A killed perfev leaves a file readable to within 50 ms of its end. */
 		.header_sync_ms = 50,
+		.off_cpu_thresh_ns = o->off_cpu_thresh_ns,
 	};
 	uint64_t *ids = calloc((size_t)nr_cpus * (size_t)nr_thr, sizeof(*ids));
 	struct perfev_evsel *ev;
@@ -431,9 +440,15 @@ static void summary(const struct session *s)
 			 (unsigned long long)nr_lost);
 	else
 		snprintf(lost, sizeof(lost), ", 0 lost");
-	fprintf(stderr, "%s: %llu samples%s, %.3f MB written to %s\n", cli_cmd_name,
-		(unsigned long long)s->samples, lost, mb,
-		strcmp(s->path, "-") ? s->path : "standard output");
+	uint64_t dropped = perfev_data_writer__off_cpu_dropped(s->w);
+	char thresh[96] = "";
+
+	if (dropped)
+		snprintf(thresh, sizeof(thresh), " (%llu shorter waits left out by --off-cpu-thresh)",
+			 (unsigned long long)dropped);
+	fprintf(stderr, "%s: %llu samples%s%s, %.3f MB written to %s\n", cli_cmd_name,
+		(unsigned long long)(s->samples - (dropped < s->samples ? dropped : s->samples)), lost,
+		thresh, mb, strcmp(s->path, "-") ? s->path : "standard output");
 }
 
 int record_run(struct record_opts *o)
@@ -451,7 +466,7 @@ int record_run(struct record_opts *o)
 	/* Everything that can fail is tried before the user's files are touched. */
 	if (record_output__prepare(&s.out) < 0)
 		goto out;
-	if (!cli_run__prepare(&s.run, o->argv, (pid_t)o->target.pid))
+	if (!cli_run__prepare(&s.run, o->argv, cli_target__process(&o->target)))
 		goto out;
 	if (open_events(&s) < 0 || record_output__open(&s.out) < 0 || start_writer(&s) < 0 ||
 	    synthesize(&s) < 0)

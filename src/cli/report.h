@@ -7,6 +7,8 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "cli.h"
+#include "perfev/perfev.h"
 #include "perfev/profile.h"
 #include "perfev/profile_table.h"
 
@@ -28,6 +30,7 @@ enum report_col {
 	COL_CHILDREN,
 	COL_SAMPLE,
 	COL_PERIOD,
+	COL_TIME, /* the weight (children or self) in ms, for profiles of time */
 };
 
 enum graph_mode { GRAPH_NONE, GRAPH_GRAPH, GRAPH_FLAT, GRAPH_FOLDED };
@@ -39,7 +42,7 @@ struct report_opts {
 	const char *sort; /* -s as given */
 	enum report_key keys[NR_KEYS];
 	int nr_keys;
-	int cols[NR_KEYS + 4];
+	int cols[NR_KEYS + 5];
 	int nr_cols;
 	bool children;	   /* a Children column and entries for every caller */
 	bool children_set; /* given on the command line */
@@ -76,6 +79,8 @@ struct report_opts {
 	int ui; /* REPORT_UI_AUTO: the browser on a terminal, else text */
 	unsigned max_stack;
 	long max_rows; /* at most this many rows (perfev top -E); 0: all */
+	struct cli_off_cpu off_cpu;
+	bool time_col; /* the table being printed weighs ns: a Time column in ms */
 };
 
 /* report_header.c: --header's text, what the file's feature sections say. */
@@ -198,5 +203,23 @@ bool report_graph_wanted(const struct perfev_profile_table *t, size_t idx,
 void report_graph_print(FILE *f, const struct perfev_profile *p,
 			const struct perfev_profile_table *t, size_t idx, const struct report_opts *o,
 			uint64_t total);
+
+/* Per thread: on-CPU (clock samples) and off-CPU time by state (report_offcpu.c). */
+struct wall_thread {
+	int pid, tid;
+	const char *comm;
+	uint64_t on, off[4]; /* off: S, D, R, other */
+};
+struct report_wall {
+	struct wall_thread *t;
+	size_t nr, cap;
+};
+/* Whether attr is a CPU clock, whose periods are ns. */
+bool report_is_clock(const struct perf_event_attr *a);
+/* Adds a clock sample or an off-CPU wait to its thread's totals; false when out of memory. */
+bool report_wall_add(struct report_wall *w, const struct perfev_session_sample *ss);
+/* The per-thread table, heaviest first. */
+void report_wall_print(FILE *f, struct report_wall *w, const char *clock);
+void report_wall_free(struct report_wall *w);
 
 #endif

@@ -138,6 +138,8 @@ static const char *col_title(int col, bool children)
 		return "Samples";
 	case COL_PERIOD:
 		return "Period";
+	case COL_TIME:
+		return "Time ms";
 	default:
 		return col >= COL_KEY_BASE && col < COL_KEY_BASE + NR_KEYS ? key_titles[col - COL_KEY_BASE] : "";
 	}
@@ -331,9 +333,9 @@ static void graphs_free(struct graphs *g)
 
 /* The columns shown and their widths. */
 struct layout {
-	int cols[NR_KEYS + 4];
+	int cols[NR_KEYS + 5];
 	int nc;
-	size_t width[NR_KEYS + 4];
+	size_t width[NR_KEYS + 5];
 	bool children; /* the titles of children mode */
 	size_t members; /* a value column holds one value per group member */
 };
@@ -353,6 +355,8 @@ static void choose_columns(const struct report_opts *o, struct layout *l)
 	l->cols[l->nc++] = COL_OVERHEAD;
 	if (o->show_nr)
 		l->cols[l->nc++] = COL_SAMPLE;
+	if (o->time_col)
+		l->cols[l->nc++] = COL_TIME;
 	for (int i = 0; i < o->nr_keys; i++)
 		if (!o->hide[o->keys[i]])
 			l->cols[l->nc++] = COL_KEY_BASE + o->keys[i];
@@ -461,7 +465,8 @@ static void column_widths(struct layout *l, const struct report_row *rows, size_
 		*w = strlen(col_title(l->cols[c], l->children));
 		if (l->cols[c] >= NR_KEYS && *w < 8 * l->members)
 			*w = 8 * l->members;
-		if (l->cols[c] == COL_PERIOD || l->cols[c] == COL_SAMPLE)
+		if (l->cols[c] == COL_PERIOD || l->cols[c] == COL_SAMPLE ||
+		    l->cols[c] == COL_TIME)
 			*w = *w < 12 * l->members ? 12 * l->members : *w;
 		if (l->cols[c] < NR_KEYS)
 			for (size_t i = 0; i < n; i++) {
@@ -560,6 +565,14 @@ static bool format_row(struct line *line, const struct layout *l, const struct r
 		case COL_PERIOD:
 			room = room && put_u64(line, e->self, w);
 			break;
+		case COL_TIME: {
+			char b[32];
+			int k = snprintf(b, sizeof(b), "%.3f",
+					 (l->children ? e->children : e->self) / 1e6);
+
+			room = room && put_right(line, b, k > 0 ? (size_t)k : 0, w);
+			break;
+		}
 		default:
 			len = strlen(r->text[l->cols[c]]);
 			room = room && put_bytes(line, r->text[l->cols[c]], len);

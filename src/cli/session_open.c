@@ -39,7 +39,8 @@ enum frames_wanted { ALL_FRAMES, LEAF, USER_LEAF };
 
 static struct perfev_session *open_session(const char *input, bool no_demangle, const bool *quiet,
 					   struct perfev_sample_filter *filter,
-					   enum frames_wanted want, struct perfev_symbolizer **sy)
+					   enum frames_wanted want, const struct cli_off_cpu *oc,
+					   struct perfev_symbolizer **sy)
 {
 	struct perfev_symbolizer_opts so = { .sz = sizeof(so), .no_demangle = no_demangle,
 					     .buildid_dir = cli_buildid_dir(),
@@ -48,7 +49,9 @@ static struct perfev_session *open_session(const char *input, bool no_demangle, 
 	/* The reader copies its options; quiet, its warnings' ctx, outlives the session. */
 	struct perfev_data_reader_opts ro = { .sz = sizeof(ro), .warn = reader_warn,
 					      .warn_ctx = (void *)quiet };
-	struct perfev_session_opts o = { .sz = sizeof(o), .reader_opts = &ro, .filter = filter };
+	struct perfev_session_opts o = { .sz = sizeof(o), .reader_opts = &ro, .filter = filter,
+					 .off_cpu = oc != NULL,
+					 .off_cpu_thresh_ns = oc ? oc->thresh_ns : 0 };
 	struct perfev_session *s;
 
 	if (want == LEAF) {
@@ -91,14 +94,61 @@ struct perfev_session *cli_session_open(const char *input, bool no_demangle, con
 					struct perfev_sample_filter *filter,
 					struct perfev_symbolizer **sy)
 {
-	return open_session(input, no_demangle, quiet, filter, ALL_FRAMES, sy);
+	return open_session(input, no_demangle, quiet, filter, ALL_FRAMES, NULL, sy);
 }
 
-struct perfev_session *cli_session_open_leaf(const char *input, bool no_demangle, const bool *quiet,
-					     struct perfev_sample_filter *filter,
-					     struct perfev_symbolizer **sy)
+/* Whether perfev record --off-cpu made the recording, and with what --off-cpu-thresh. */
+static bool recorded_off_cpu(const char *input, uint64_t *thresh)
 {
-	return open_session(input, no_demangle, quiet, filter, LEAF, sy);
+	struct perfev_data_reader_opts ro = { .sz = sizeof(ro), .warn = NULL };
+	struct perfev_data_reader *r;
+	const char *const *argv;
+	bool on = false, record = false;
+	int argc;
+
+	*thresh = 0;
+	if (!strcmp(input, "-") || !(r = perfev_data_reader__open(input, &ro)))
+		return false;
+	if (perfev_data_reader__cmdline(r, &argc, &argv) == 0) {
+		for (int i = 0; i < argc && argv[i]; i++) {
+			const char *v = NULL;
+
+			if (!strcmp(argv[i], "--"))
+				break;
+			if (!strcmp(argv[i], "record"))
+				record = true;
+			else if (!strcmp(argv[i], "--off-cpu"))
+				on = true;
+			else if (!strcmp(argv[i], "--off-cpu-thresh") && i + 1 < argc)
+				v = argv[++i];
+			else if (!strncmp(argv[i], "--off-cpu-thresh=", 17))
+				v = argv[i] + 17;
+			if (v && !cli_duration(v, thresh))
+				*thresh = 0;
+		}
+	}
+	perfev_data_reader__delete(r);
+	return record && on;
+}
+
+struct perfev_session *cli_session_open_off_cpu(const char *input, bool no_demangle,
+						const bool *quiet,
+						struct perfev_sample_filter *filter,
+						const struct cli_off_cpu *oc, bool leaf, bool *on,
+						struct perfev_symbolizer **sy)
+{
+	struct cli_off_cpu use = *oc;
+	uint64_t thresh = 0;
+
+	*on = oc->mode == OFF_CPU_ON;
+	if (oc->mode != OFF_CPU_OFF && recorded_off_cpu(input, &thresh)) {
+		*on = true;
+		if (!oc->thresh_given)
+			use.thresh_ns = thresh;
+	}
+	/* Waits need their state frame and where they waited: never only the leaf. */
+	return open_session(input, no_demangle, quiet, filter, leaf && !*on ? LEAF : ALL_FRAMES,
+			    *on ? &use : NULL, sy);
 }
 
 struct perfev_session *cli_session_open_first_frame(const char *input, bool no_demangle,
@@ -106,5 +156,5 @@ struct perfev_session *cli_session_open_first_frame(const char *input, bool no_d
 						    struct perfev_sample_filter *filter,
 						    struct perfev_symbolizer **sy)
 {
-	return open_session(input, no_demangle, quiet, filter, USER_LEAF, sy);
+	return open_session(input, no_demangle, quiet, filter, USER_LEAF, NULL, sy);
 }

@@ -1,4 +1,5 @@
 /* SPDX-License-Identifier: MIT */
+#include <stdio.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -18,10 +19,48 @@ static bool has_option(const struct opt_cmd *c, int key)
 	return false;
 }
 
+/* The process thread tid belongs to (/proc/TID/status's Tgid), or 0 when there is no such thread. */
+static pid_t tgid_of(long tid)
+{
+	char path[64], line[256];
+	long v = 0;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "/proc/%ld/status", tid);
+	f = fopen(path, "re");
+	if (!f)
+		return 0;
+	while (fgets(line, sizeof(line), f))
+		if (sscanf(line, "Tgid: %ld", &v) == 1)
+			break;
+	fclose(f);
+	return (pid_t)v;
+}
+
+pid_t cli_target__process(const struct cli_target *t)
+{
+	return t->tid > 0 ? t->tid_pid : (pid_t)t->pid;
+}
+
 bool cli_target__check(struct cli_target *t, const struct opt_cmd *c, char *const *argv,
 		       unsigned flags)
 {
 	bool cpus_conflict = !(flags & TARGET_TASK_ON_CPUS);
+
+	if (t->tid > 0) {
+		if (argv[0] || t->pid > 0 || t->all_cpus || t->cgroup || t->cpus) {
+			cli_error("-t %ss one existing thread; it cannot be combined with a command, "
+				  "-p, -a or -C", c->verb);
+			return false;
+		}
+		t->tid_pid = tgid_of(t->tid);
+		if (t->tid_pid <= 0) {
+			cli_error("-t %ld: no such thread (see ls /proc/PID/task for a process's "
+				  "threads)", t->tid);
+			return false;
+		}
+		return true;
+	}
 
 	if (t->pid > 0 && (t->all_cpus || t->cgroup || (cpus_conflict && t->cpus))) {
 		/* Only the options the command has, as "-a", "-a or -C", "-a, -C or -G". */
@@ -66,7 +105,8 @@ void cli_target__open_opts(const struct cli_target *t, pid_t child, bool inherit
 		return;
 	}
 	/* With -p, a command only bounds the measurement (perf's -p PID -- sleep N): it is not measured. */
-	o->pid = t->pid > 0 ? (pid_t)t->pid : child;
+	o->pid = t->pid > 0 ? (pid_t)t->pid : child > 0 ? child : (pid_t)t->tid;
+	/* -t opens on the thread alone: a thread id as pid names only that thread. */
 	o->attach_all_threads = t->pid > 0;
 	o->inherit = inherit;
 	o->enable_on_exec = child > 0 && t->pid <= 0;

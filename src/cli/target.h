@@ -17,6 +17,8 @@ struct perfev_evlist;
 
 struct cli_target {
 	long pid;	    /* -p: a running process, all its threads; 0 when not given */
+	long tid;	    /* -t: one running thread; 0 when not given */
+	pid_t tid_pid;	    /* -t's process, found by cli_target__check() */
 	bool all_cpus;	    /* -a */
 	const char *cpus;   /* -C: a CPU list such as "0-3,6" */
 	const char *cgroup; /* -G */
@@ -38,13 +40,16 @@ struct cli_target {
 bool cli_target__check(struct cli_target *t, const struct opt_cmd *c, char *const *argv,
 		       unsigned flags);
 
+/* The process watched: -p's, -t's thread's, or 0. */
+pid_t cli_target__process(const struct cli_target *t);
+
 /* Whether the events are opened on CPUs for every task rather than on a task. */
 bool cli_target__system_wide(const struct cli_target *t);
 
 /*
  * Fills whose events o opens and where: -p's process with all its threads
  * (a command child then only bounds the measurement), else the command
- * child (> 0, started with enable_on_exec), or every
+ * child (> 0, started with enable_on_exec), -t's thread, or every
  * task on -a/-C's CPUs, in -G's cgroup.  Tasks it creates are counted too
  * when inherit is asked and the events are a task's.
  */

@@ -27,6 +27,7 @@ case $BUILD_DIR in
 	skip "valgrind memcheck of perfev annotate" "sanitizer build"
 	skip "valgrind memcheck of perfev diff" "sanitizer build"
 	skip "valgrind memcheck of perfev top and the profile's views" "sanitizer build"
+	skip "valgrind memcheck of off-CPU recording and reading" "sanitizer build"
 	exit 0 ;;
 esac
 command -v valgrind >/dev/null || { not_ok "valgrind is installed (scripts/setup.sh)"; exit 0; }
@@ -82,3 +83,13 @@ vg "the profile diff library's tests are memcheck clean" "$BUILD_DIR/tests/profi
 vg "perfev top --stdio -g of a command is memcheck clean" \
 	"$PERFEV" top --stdio -g -d 0.3 -E 5 -- "$HELPERS/hot" 20
 vg "the profile's views and decay (tests) are memcheck clean" "$BUILD_DIR/tests/profile/test_profile_view"
+# Off-CPU time: the recorder's threshold filter, the session's pairing, the wall-clock views.
+vg "perfev record --off-cpu --off-cpu-thresh is memcheck clean" \
+	"$PERFEV" record -q --off-cpu --off-cpu-thresh 1ms -o "$TMP/o.data" -- "$HELPERS/pingpong" 2000
+"$PERFEV" record -q --off-cpu -o "$TMP/o2.data" -- "$HELPERS/offcpu" 0.2 >/dev/null 2>&1
+vg "perfev report of an off-CPU recording (waits, wall-clock per thread) is memcheck clean" \
+	"$PERFEV" report -i "$TMP/o2.data" --stdio
+vg "perfev export -f pprof of an off-CPU recording is memcheck clean" \
+	"$PERFEV" export -f pprof -i "$TMP/o2.data" -o "$TMP/o2.pb.gz"
+vg "the session's off-CPU tests are memcheck clean" "$BUILD_DIR/tests/session/test_offcpu"
+vg "the writer's off-CPU threshold tests are memcheck clean" "$BUILD_DIR/tests/perfdata/test_perfdata_offcpu"

@@ -110,6 +110,7 @@ struct perfev_data_writer *perfev_data_writer__new(int fd,
 	w->pipe = o.pipe;
 	w->level = o.compress_level;
 	w->header_sync_ns = (uint64_t)o.header_sync_ms * 1000000ull;
+	w->off_cpu_thresh_ns = o.off_cpu_thresh_ns;
 	ret = check_fd(w);
 	if (!ret)
 		ret = copy_argv(w, o.argc, o.argv);
@@ -138,6 +139,7 @@ void perfev_data_writer__delete(struct perfev_data_writer *w)
 		free(w->attrs[i].name);
 	}
 	free(w->attrs);
+	pd_offcpu_free(w->oc);
 	for (size_t i = 0; i < w->nr_groups; i++)
 		free(w->groups[i].name);
 	free(w->groups);
@@ -398,6 +400,8 @@ int perfev_data_writer__start(struct perfev_data_writer *w)
 			return set_error(E2BIG, "the tracing data of the tracepoints are %zu bytes; "
 						"perf reads at most 4 GiB", w->tracing.len);
 	}
+	if ((ret = pd_offcpu_new(w, w->off_cpu_thresh_ns)) < 0)
+		return ret;
 	w->attr_size = pd_file_attr_size(w);
 	for (size_t i = 0; i < w->nr_attrs; i++)
 		w->attrs[i].attr.size = w->attr_size;
@@ -496,6 +500,16 @@ int pd_append(struct perfev_data_writer *w, struct iovec *iov, int n)
 	return emit_compressed(w, false);
 }
 
+/* What the off-CPU threshold held of the round, filtered, to the data. */
+static int flush_round(struct perfev_data_writer *w)
+{
+	const void *kept;
+	size_t n = pd_offcpu_take(w->oc, &kept);
+	struct iovec iov = { (void *)kept, n };
+
+	return n ? pd_append(w, &iov, 1) : 0;
+}
+
 int perfev_data_writer__write(struct perfev_data_writer *w, const void *buf, size_t len)
 {
 	struct iovec iov = { (void *)buf, len };
@@ -509,6 +523,9 @@ int perfev_data_writer__write(struct perfev_data_writer *w, const void *buf, siz
 		return set_error(EINVAL, "perfev_data_writer__write: buf is NULL with len %zu", len);
 	if ((ret = check_records(buf, len)) < 0)
 		return ret;
+	/* What a round held goes first, in its place. */
+	if (w->oc && (ret = flush_round(w)) < 0)
+		return ret;
 	return pd_append(w, &iov, 1);
 }
 
@@ -519,6 +536,8 @@ int perfev_data_writer__finished_round(struct perfev_data_writer *w)
 	int ret;
 
 	if ((ret = pd_during(w, "perfev_data_writer__finished_round")) < 0)
+		return ret;
+	if (w->oc && (ret = flush_round(w)) < 0)
 		return ret;
 	if (w->pipe && w->bids_sent < w->nr_bids) {
 		struct pd_buf ids = { 0 };
@@ -644,6 +663,8 @@ int perfev_data_writer__finish(struct perfev_data_writer *w)
 	if (w->state != PD_STARTED)
 		return set_error(EINVAL, "perfev_data_writer__finish %s",
 				 w->state == PD_NEW ? "before start()" : "called twice");
+	if (!w->err && w->oc)
+		flush_round(w);
 	w->state = PD_FINISHED;
 	if (!w->err && w->z) {
 		if (compress(w, NULL, 0, true) == 0)

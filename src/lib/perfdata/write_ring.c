@@ -28,7 +28,9 @@ int64_t perfev_data_writer__write_ring(struct perfev_data_writer *w, struct perf
 		return 0;
 	for (int i = 0; i < 2; i++)
 		iov[i] = (struct iovec){ (void *)b.span[i].base, b.span[i].len };
-	if ((ret = pd_append(w, iov, 2)) < 0)
+	/* With an off-CPU threshold, the round's records are looked at together first. */
+	ret = w->oc ? pd_offcpu_hold(w, iov, 2) : pd_append(w, iov, 2);
+	if (ret < 0)
 		return ret;
 	ring__batch_done(ring, &b);
 	return (int64_t)b.len;

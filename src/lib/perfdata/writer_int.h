@@ -152,6 +152,8 @@ struct perfev_data_writer {
 	 * the header must drop it before that table is overwritten.
 	 */
 	bool round_table;
+	struct pd_offcpu *oc; /* opts.off_cpu_thresh_ns with a sched_switch event */
+	uint64_t off_cpu_thresh_ns;
 };
 
 /* ---- data (write.c) ---- */
@@ -205,6 +207,21 @@ bool pd_has_tracepoints(const struct perfev_data_writer *w);
  * format file that cannot be read.
  */
 int pd_tracing_data(const struct perfev_data_writer *w, struct pd_buf *b);
+
+/* ---- the off-CPU threshold (write_offcpu.c) ---- */
+
+struct pd_offcpu;
+/* At start(): w->oc when opts.off_cpu_thresh_ns applies (a sched_switch event); 0 or -ENOMEM. */
+int pd_offcpu_new(struct perfev_data_writer *w, uint64_t thresh);
+void pd_offcpu_free(struct pd_offcpu *oc);
+/* Holds records (whole ones) until the round is flushed. */
+int pd_offcpu_hold(struct perfev_data_writer *w, const struct iovec *iov, int n);
+/*
+ * Ends the round held: its records less the switch-outs of threads back
+ * within the threshold, compacted in place, as *kept and the length
+ * returned (valid until the next hold).
+ */
+size_t pd_offcpu_take(struct pd_offcpu *oc, const void **kept);
 
 /* ---- zstd (write_zstd.c) ---- */
 

@@ -14,7 +14,8 @@
 #include "profile/write_int.h"
 #include "perfev/symbols.h"
 
-const char *const write_kind_names[NR_KINDS] = { "user", "kernel", "inlined", "jit", "unknown" };
+const char *const write_kind_names[NR_KINDS] = { "user",    "kernel",  "inlined",
+						  "jit",     "unknown", "off-cpu" };
 
 int write_opts(struct perfev_profile_write_opts *o, const struct perfev_profile_write_opts *in,
 	       const char *format)
@@ -55,6 +56,9 @@ enum frame_kind write_kind(const struct perfev_profile_frame *f)
 		return KIND_INLINED;
 	if (f->dso && is_perf_map(perfev_dso__short_name(f->dso)))
 		return KIND_JIT;
+	/* The session's mark of a wait: a symbol of no file (perfev_session_opts.off_cpu). */
+	if (!f->dso && f->sym && f->sym->name && STARTS_WITH(f->sym->name, "[off-cpu]"))
+		return KIND_OFF_CPU;
 	return f->sym ? KIND_USER : KIND_UNKNOWN;
 }
 

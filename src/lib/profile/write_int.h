@@ -16,7 +16,7 @@
 #include "perfev/profile_write.h"
 
 /* What a frame is, for colours and annotations; the order is the HTML's and SVG's legend's. */
-enum frame_kind { KIND_USER, KIND_KERNEL, KIND_INLINED, KIND_JIT, KIND_UNKNOWN, NR_KINDS };
+enum frame_kind { KIND_USER, KIND_KERNEL, KIND_INLINED, KIND_JIT, KIND_UNKNOWN, KIND_OFF_CPU, NR_KINDS };
 extern const char *const write_kind_names[NR_KINDS];
 
 /* The caller's options, checked (series given, each with a profile); 0 or -EINVAL with the error set. */

@@ -50,7 +50,10 @@ static unsigned name_hash(const char *s)
 	return h;
 }
 
-/* FlameGraph's palette by kind: warm for code, orange for the kernel, aqua inlined, green JIT. */
+/*
+ * FlameGraph's palette by kind: warm for code, orange for the kernel, aqua
+ * inlined, green JIT; blue for waits, as off-CPU flame graphs draw them.
+ */
 static void color(const struct svg *sv, const struct flame_node *n, char *buf, size_t size)
 {
 	unsigned h = name_hash(sv->fl->labels.s[sv->o->colors == PERFEV_WRITE_COLOR_DSO ? n->file : n->label]);
@@ -76,6 +79,9 @@ static void color(const struct svg *sv, const struct flame_node *n, char *buf, s
 		break;
 	case KIND_UNKNOWN:
 		snprintf(buf, size, "rgb(%u,%u,%u)", 170 + v1 / 2, 170 + v1 / 2, 170 + v1 / 2);
+		break;
+	case KIND_OFF_CPU:
+		snprintf(buf, size, "rgb(%u,%u,%u)", 40 + v1 / 2, 90 + v2, 230 + v1 / 3);
 		break;
 	default:
 		snprintf(buf, size, "rgb(%u,%u,%u)", 200 + v1, 80 + v2 * 2, 55 + v2 / 2);

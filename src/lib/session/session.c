@@ -13,11 +13,14 @@
 #include "perfev/evlist.h"
 #include "perfdata/reader_int.h"
 #include "session/filter_int.h"
+#include "session/offcpu_int.h"
 #include "session/session_int.h"
 #include "util/opts.h"
 
 #define DEFAULT_MAX_FRAMES 512
 #define MAX_FRAMES_LIMIT 65536
+
+static void count_evsel(struct perfev_session *s, int evsel, uint64_t period);
 
 /* Sessions number their frames' ids apart: a profile fed by two sessions must not mix them. */
 static uint32_t last_id_space;
@@ -142,6 +145,8 @@ struct perfev_session *perfev_session__open(const char *path,
 		errno = -err;
 		goto err_out;
 	}
+	if (s->opts.off_cpu && offcpu_init(s, count_evsel) < 0)
+		goto err_out;
 	/* Time order needs every event's samples to carry their time. */
 	s->ordered = !s->opts.file_order;
 	return s;
@@ -156,6 +161,7 @@ void perfev_session__delete(struct perfev_session *s)
 {
 	if (!s)
 		return;
+	offcpu_free(s);
 	perfev_unwinder__delete(s->unwinder);
 	if (s->own_sy)
 		perfev_symbolizer__delete(s->sy);
@@ -349,6 +355,12 @@ static int deliver_sample(struct perfev_session *s, const struct perfev_data_eve
 		if (t > s->stats.last_time)
 			s->stats.last_time = t;
 	}
+	/* A switch-out is delivered when its thread runs again, weighing the time between. */
+	if (s->offcpu) {
+		if (offcpu_is_switch(s, ev->evsel))
+			return offcpu_switch_out(s, ev, fn, ctx);
+		offcpu_note_time(s, t);
+	}
 	out.thread = sess_thread(s, pid, tid);
 	if (!out.thread)
 		return set_error(ENOMEM, "session: out of memory");
@@ -410,6 +422,21 @@ static int deliver(struct perfev_session *s, const struct perfev_data_event *ev,
 	case PERF_RECORD_THROTTLE:
 		s->stats.nr_throttle++;
 		return 0;
+	case PERF_RECORD_SWITCH:
+	case PERF_RECORD_SWITCH_CPU_WIDE:
+		/* The thread the record is of (its sample_id) is switched in, or out. */
+		if (s->offcpu && rec->has_sample_id && !(rec->misc & PERF_RECORD_MISC_SWITCH_OUT)) {
+			int ret = offcpu_switch_in(s, (int)rec->sample_id.tid, rec->sample_id.time, fn,
+						   ctx);
+
+			if (ret)
+				return ret;
+		}
+		return 0;
+	case PERF_RECORD_EXIT:
+		if (s->offcpu)
+			offcpu_exit(s, (int)rec->task.tid);
+		/* fallthrough */
 	default:
 		if (sess_track(s, rec) < 0)
 			return set_error(ENOMEM, "session: out of memory");
@@ -667,10 +694,13 @@ int perfev_session__process(struct perfev_session *s, perfev_session_sample_fn f
 
 		snprintf(msg, sizeof(msg), "%s", perfev_last_error());
 		r = sess_flush(s, UINT64_MAX, fn, ctx);
+		if (!r)
+			r = offcpu_finish(s, fn, ctx);
 		if (r)
 			return r;
 		set_error(-err, "%s", msg);
 		return err;
 	}
-	return sess_flush(s, UINT64_MAX, fn, ctx);
+	ret = sess_flush(s, UINT64_MAX, fn, ctx);
+	return ret ? ret : offcpu_finish(s, fn, ctx);
 }

@@ -150,6 +150,7 @@ struct perfev_session {
 	struct idxhash sid_hash;
 
 	struct perfev_session_stats stats;
+	struct sess_offcpu *offcpu; /* with opts.off_cpu */
 };
 
 /*
@@ -183,6 +184,8 @@ int sess_track(struct perfev_session *s, const struct perfev_record *rec);
 const struct perfev_map *sess_find_map(const struct sproc *p, uint64_t addr);
 void sess_threads_free(struct perfev_session *s);
 
+/* The id of frame f's identity (stack.c), numbering it when new; 0 when out of memory. */
+uint32_t sess_frame_id(struct perfev_session *s, const struct perfev_frame *f);
 /* Stacks (stack.c): fills s->frames for a sample; returns how many. */
 size_t sess_resolve_stack(struct perfev_session *s, int evsel, struct perfev_thread *t,
 			  const struct perfev_sample *sample, uint16_t misc);

@@ -257,3 +257,8 @@ size_t sess_resolve_stack(struct perfev_session *s, int evsel, struct perfev_thr
 		n = unwind_user(s, t, sm, n, max);
 	return n;
 }
+
+uint32_t sess_frame_id(struct perfev_session *s, const struct perfev_frame *f)
+{
+	return frame_id(s, f);
+}

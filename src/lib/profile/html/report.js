@@ -32,7 +32,8 @@
 		kernel: function (h) { return 'rgb(' + (220 + h % 27) + ',' + (110 + (h >> 8) % 55) + ',0)'; },
 		inlined: function (h) { return 'rgb(' + (60 + h % 55) + ',' + (190 + (h >> 8) % 27) + ',' + (190 + (h >> 8) % 27) + ')'; },
 		jit: function (h) { return 'rgb(' + (50 + h % 55) + ',' + (180 + (h >> 8) % 27) + ',' + (50 + h % 55) + ')'; },
-		unknown: function (h) { var g = 170 + h % 27; return 'rgb(' + g + ',' + g + ',' + g + ')'; }
+		unknown: function (h) { var g = 170 + h % 27; return 'rgb(' + g + ',' + g + ',' + g + ')'; },
+		'off-cpu': function (h) { return 'rgb(' + (40 + h % 27) + ',' + (90 + (h >> 8) % 55) + ',' + (230 + h % 18) + ')'; }
 	};
 	var FRAME_H = 16;
 	var $ = function (id) { return document.getElementById(id); };
