@@ -90,7 +90,9 @@ int cmd_export(int argc, char **argv);
 int cmd_flamegraph(int argc, char **argv);
 int cmd_completion(int argc, char **argv);
 int cmd_annotate(int argc, char **argv);
+int cmd_sched(int argc, char **argv);
+int cmd_trace(int argc, char **argv);
 extern const struct opt_cmd stat_cmd, list_cmd, record_cmd, report_cmd, script_cmd, export_cmd,
-	flamegraph_cmd, completion_cmd, annotate_cmd;
+	flamegraph_cmd, completion_cmd, annotate_cmd, sched_cmd, trace_cmd;
 
 #endif

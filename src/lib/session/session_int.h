@@ -29,6 +29,7 @@ struct sproc {
 
 struct perfev_thread {
 	int pid, tid;
+	int ppid; /* the thread that created it (a FORK record's ptid), or -1 */
 	const char *comm;
 	uint32_t proc; /* index into session procs */
 	uint32_t id_space; /* its session's, whose perfev_frame.id it shares */

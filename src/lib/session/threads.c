@@ -170,6 +170,7 @@ struct perfev_thread *sess_thread(struct perfev_session *s, int pid, int tid)
 		return NULL;
 	t->pid = pid;
 	t->tid = tid;
+	t->ppid = -1;
 	t->proc = p;
 	t->id_space = s->id_space;
 	t->exited = false;
@@ -363,6 +364,7 @@ static int fork_thread(struct perfev_session *s, const struct perfev_record *rec
 	if (!t)
 		return -ENOMEM;
 	t->comm = parent->comm;
+	t->ppid = parent->tid;
 	t->exited = false;
 	if (rec->task.pid != rec->task.ppid && t->tid == t->pid) {
 		/* A new process starts with a copy of its parent's maps (fork(2)). */
@@ -456,6 +458,24 @@ int perfev_thread__pid(const struct perfev_thread *t)
 int perfev_thread__tid(const struct perfev_thread *t)
 {
 	return t->tid;
+}
+
+int perfev_thread__ppid(const struct perfev_thread *t)
+{
+	return t->ppid;
+}
+
+bool perfev_thread__exited(const struct perfev_thread *t)
+{
+	return t->exited;
+}
+
+struct perfev_thread *perfev_session__find_thread(struct perfev_session *s, int tid)
+{
+	struct id_key k = { s, tid };
+	int64_t i = idxhash_find(&s->thread_hash, hash_mix((uint32_t)tid, 2), thread_eq, &k);
+
+	return i < 0 ? NULL : s->threads[i];
 }
 
 const char *perfev_thread__comm(const struct perfev_thread *t)
