@@ -84,8 +84,13 @@ PERFEV_API const char *perfev_thread__comm(const struct perfev_thread *t);
  * counts a thread's parent), or -1 when the file does not say.
  */
 PERFEV_API int perfev_thread__ppid(const struct perfev_thread *t);
-/* Whether an EXIT record of it has been read (and no FORK of its tid since). */
+/*
+ * Whether an EXIT record of it has been read (and no FORK of its tid since)
+ * once a record had described it, as perf marks a thread dead.
+ */
 PERFEV_API bool perfev_thread__exited(const struct perfev_thread *t);
+/* When its EXIT record says it ended, whether or not anything described it before; 0: not. */
+PERFEV_API uint64_t perfev_thread__exit_time(const struct perfev_thread *t);
 /*
  * The thread tid as the records read so far describe it, or NULL when none
  * named it yet; during perfev_session__process(), as of the sample being

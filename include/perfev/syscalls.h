@@ -10,7 +10,7 @@
  * per architecture, chosen by the recording's architecture (perf.data's
  * HEADER_ARCH, uname -m).
  *
- *	struct perfev_syscall_stats *st = perfev_syscall_stats__new();
+ *	struct perfev_syscall_stats *st = perfev_syscall_stats__new("x86_64");
  *	// for each sample, in time order:
  *	perfev_syscall_stats__sample(st, format, pid, tid, time, raw, raw_size);
  *	for (size_t i = 0; i < perfev_syscall_stats__nr_threads(st); i++) {
@@ -21,8 +21,10 @@
  *
  * A call is counted when it returns (its sys_exit), as strace -c counts: a
  * call that never returns (exit_group) is not a call; one whose entry was
- * not seen (the execve that started tracing) is, with a latency of 0.  An
- * error is a return value from -4095 to -1, as the kernel encodes errors.
+ * not seen (the execve that started tracing) is, with a latency of 0, but
+ * not the return of clone, clone3, fork or vfork in the new thread, which
+ * never entered it.  An error is a return value from -4095 to -1, as the
+ * kernel encodes errors.
  */
 #ifndef PERFEV_SYSCALLS_H
 #define PERFEV_SYSCALLS_H
@@ -76,7 +78,8 @@ struct perfev_syscall_thread {
 
 struct perfev_syscall_stats;
 
-PERFEV_API struct perfev_syscall_stats *perfev_syscall_stats__new(void);
+/* For syscalls numbered as on arch (NULL: this machine); NULL with errno ENOMEM. */
+PERFEV_API struct perfev_syscall_stats *perfev_syscall_stats__new(const char *arch);
 /* Accepts NULL. */
 PERFEV_API void perfev_syscall_stats__delete(struct perfev_syscall_stats *st);
 

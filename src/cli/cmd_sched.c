@@ -335,7 +335,8 @@ static void summary_line(struct timehist *th, const struct perfev_sched_task *t)
 		fputc(' ', f);
 		print_ms(f, t->run_max, 6);
 		fputs("  ", f);
-		fprintf(f, "%5.2f", t->run_stddev_pct);
+		/* perf keeps it in a float: the same rounding. */
+		fprintf(f, "%5.2f", (double)(float)t->run_stddev_pct);
 		fprintf(f, "   %5" PRIu64, t->migrations);
 	}
 	fputc('\n', f);

@@ -158,10 +158,11 @@ static int file_sample(void *ctx, const struct perfev_session_sample *ss)
 	return err < 0 ? err : 0;
 }
 
-static int trace_file(const char *input, bool quiet, struct perfev_syscall_stats *st,
+/* The recording's architecture decides the syscall numbers: *st is made once it is known. */
+static int trace_file(const char *input, bool quiet, struct perfev_syscall_stats **st,
 		      const char **arch)
 {
-	struct from_file ff = { .st = st };
+	struct from_file ff = { 0 };
 	struct perfev_symbolizer *sy = NULL;
 	static char arch_buf[64];
 	const char *a;
@@ -176,6 +177,11 @@ static int trace_file(const char *input, bool quiet, struct perfev_syscall_stats
 		snprintf(arch_buf, sizeof(arch_buf), "%s", a);
 		*arch = arch_buf;
 	}
+	ff.st = *st = perfev_syscall_stats__new(*arch);
+	if (!ff.st) {
+		cli_error("out of memory");
+		goto out;
+	}
 	err = perfev_session__process(ff.s, file_sample, &ff);
 	if (err == -PERFEV_ERR_FORMAT && !ff.any && ff.loaded && !perfev_last_error()[0])
 		cli_error("'%s' has tracepoint samples but no tracing data to read them with", input);
@@ -189,6 +195,10 @@ static int trace_file(const char *input, bool quiet, struct perfev_syscall_stats
 out:
 	if (!ff.tf)
 		cli_error("out of memory");
+	if (ret < 0) {
+		perfev_syscall_stats__delete(*st);
+		*st = NULL;
+	}
 	perfev_session__delete(ff.s);
 	perfev_symbolizer__delete(sy);
 	perfev_tracefmt__delete(ff.tf);
@@ -255,7 +265,7 @@ static int take_record(struct live *l, const void *rec, size_t size)
 	}
 	switch (r.type) {
 	case PERF_RECORD_SAMPLE: {
-		struct perfev_evsel *ev = perfev_evlist__evsel_by_id(l->el, r.sample.id);
+		struct perfev_evsel *ev = perfev_evlist__evsel_by_id(l->el, r.sample.identifier);
 
 		if (ev != l->enter && ev != l->exit)
 			return 0;
@@ -337,6 +347,8 @@ static int flush(struct live *l, uint64_t limit)
 			l->bad_records++;
 			err = 0;
 		}
+		if (err > 0) /* counted */
+			err = 0;
 	}
 	k = l->nr_q - n;
 	memmove(l->q, l->q + n, k * sizeof(*l->q));
@@ -510,15 +522,14 @@ int cmd_trace(int argc, char **argv)
 		cli_error("cannot open '%s' for writing: %s", a.output, strerror(errno));
 		goto out;
 	}
-	st = perfev_syscall_stats__new();
-	if (!st) {
-		cli_error("out of memory");
-		goto out;
-	}
 	if (a.input)
-		ret = trace_file(a.input, a.quiet, st, &arch) < 0 ? 1 : 0;
+		ret = trace_file(a.input, a.quiet, &st, &arch) < 0 ? 1 : 0;
+	else if (!(st = perfev_syscall_stats__new(NULL)))
+		cli_error("out of memory");
 	else
 		ret = trace_live(&a, &o, st, &sig);
+	if (!st)
+		goto out;
 	if (!perfev_syscall__have_arch(arch) && !a.quiet)
 		cli_note("no syscall table for %s here: syscalls are shown by number",
 			 arch ? arch : "this machine");

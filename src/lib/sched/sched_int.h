@@ -37,6 +37,13 @@ struct task {
 	struct lat lat;
 	struct th th;
 	bool has_th;
+	/*
+	 * The process timehist shows it in: what was known when timehist first
+	 * met it (perf keeps a thread's pid from then: 0 when a wakeup made it).
+	 */
+	int th_pid;
+	bool th_pid_set;
+	uint64_t th_first; /* when timehist first met it */
 	char dflt[24]; /* ":TID", perf's name for a thread nothing named */
 };
 
@@ -100,8 +107,6 @@ struct task *sched_idle_task(struct perfev_sched *sc, uint32_t cpu);
 bool sched_cpu_slots(struct perfev_sched *sc, uint32_t cpu);
 /* The name perf gives the thread now: the session's (":TID" when none named it). */
 const char *sched_task_comm(struct perfev_sched *sc, struct task *t);
-/* Its process id: the session's, else what its samples said, else 0 (perf's for a thread only woken). */
-int sched_task_pid(struct perfev_sched *sc, struct task *t);
 void sched_tasks_free(struct perfev_sched *sc);
 
 /* latency.c */

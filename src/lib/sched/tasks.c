@@ -135,15 +135,6 @@ const char *sched_task_comm(struct perfev_sched *sc, struct task *t)
 	return t->dflt;
 }
 
-int sched_task_pid(struct perfev_sched *sc, struct task *t)
-{
-	struct perfev_thread *st = session_thread(sc, t);
-
-	if (st && perfev_thread__pid(st) != -1)
-		return perfev_thread__pid(st);
-	return t->pid > 0 ? t->pid : 0;
-}
-
 void sched_tasks_free(struct perfev_sched *sc)
 {
 	for (size_t i = 0; i < sc->nr_tasks; i++)

@@ -60,18 +60,32 @@ static void fill_thread(struct perfev_sched *sc, struct task *t, bool idle,
 			struct perfev_sched_thread *out)
 {
 	out->comm = idle ? "<idle>" : sched_task_comm(sc, t);
-	out->pid = idle ? 0 : sched_task_pid(sc, t);
+	out->pid = idle ? 0 : t->th_pid;
 	out->tid = idle ? 0 : t->tid;
+}
+
+/* The first time timehist meets t: its pid as the records so far say, else pid. */
+static void meet(struct perfev_sched *sc, struct task *t, int pid, uint64_t time)
+{
+	struct perfev_thread *st;
+
+	if (t->th_pid_set)
+		return;
+	t->th_first = time;
+	st = t->tid > 0 ? perfev_session__find_thread(sc->s, t->tid) : NULL;
+	t->th_pid = st && perfev_thread__pid(st) != -1 ? perfev_thread__pid(st) : pid;
+	t->th_pid_set = true;
 }
 
 /* The thread of the sample itself (perf's machine__findnew_thread(pid, tid ?: pid)). */
 static struct task *sample_task(struct perfev_sched *sc, const struct perfev_session_sample *ss)
 {
+	uint64_t time = ss->ev->rec.sample.time;
 	int pid = perfev_thread__pid(ss->thread), tid = perfev_thread__tid(ss->thread);
 	struct task *t = sched_task(sc, pid, tid ? tid : pid);
 
-	if (t && !t->st)
-		t->st = ss->thread;
+	if (t)
+		meet(sc, t, pid, time);
 	return t;
 }
 
@@ -127,6 +141,7 @@ int th_wakeup(struct perfev_sched *sc, const struct perfev_session_sample *ss, u
 
 	if (!t)
 		return -ENOMEM;
+	meet(sc, t, 0, time);
 	if (!t->th.ready_to_run)
 		t->th.ready_to_run = time;
 	if (fn && sc->opts.wakeups && (waker = sample_task(sc, ss))) {
@@ -149,6 +164,7 @@ int th_migrate(struct perfev_sched *sc, const struct perfev_session_sample *ss, 
 
 	if (!t)
 		return -ENOMEM;
+	meet(sc, t, 0, time);
 	t->th.migrations++;
 	if (fn && (mover = sample_task(sc, ss))) {
 		struct perfev_sched_row row = {
@@ -172,7 +188,16 @@ static void fill_task(struct perfev_sched *sc, struct task *t, bool idle,
 	memset(o, 0, sizeof(*o));
 	fill_thread(sc, t, idle, &o->thread);
 	o->ppid = !idle && t->st ? perfev_thread__ppid(t->st) : -1;
-	o->exited = !idle && t->st && perfev_thread__exited(t->st);
+	/*
+	 * perf marks a thread dead when an EXIT record finds it: described by a
+	 * record, or met by timehist, before it ended.
+	 */
+	if (!idle && t->st) {
+		uint64_t end = perfev_thread__exit_time(t->st);
+
+		o->exited = perfev_thread__exited(t->st) ||
+			    (end && t->th_pid_set && t->th_first <= end);
+	}
 	o->nr_runs = r->n;
 	o->run = r->total_run;
 	o->run_min = r->n ? r->run_min : 0;

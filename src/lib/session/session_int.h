@@ -33,7 +33,8 @@ struct perfev_thread {
 	const char *comm;
 	uint32_t proc; /* index into session procs */
 	uint32_t id_space; /* its session's, whose perfev_frame.id it shares */
-	bool exited;
+	bool exited;	    /* an EXIT record of it came once a record had described it */
+	uint64_t exit_time; /* of its EXIT record, described or not; 0: none */
 };
 
 /* A perfev_frame.id with what it stands for, in the session's table of them. */

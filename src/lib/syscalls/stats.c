@@ -27,6 +27,7 @@ struct sthread {
 };
 
 struct perfev_syscall_stats {
+	long forks[4]; /* clone, clone3, fork, vfork on the arch; -1 where it has none */
 	struct sthread **threads;
 	size_t nr_threads, cap_threads;
 	struct idxhash by_tid;
@@ -36,11 +37,31 @@ struct perfev_syscall_stats {
 	size_t nr_order;
 };
 
-struct perfev_syscall_stats *perfev_syscall_stats__new(void)
+struct perfev_syscall_stats *perfev_syscall_stats__new(const char *arch)
 {
+	static const char *const forks[] = { "clone", "clone3", "fork", "vfork" };
 	struct perfev_syscall_stats *st = calloc(1, sizeof(*st));
 
-	return st ? st : set_error_ptr(ENOMEM, "out of memory");
+	if (!st)
+		return set_error_ptr(ENOMEM, "out of memory");
+	for (size_t i = 0; i < ARRAY_SIZE(forks); i++) {
+		st->forks[i] = perfev_syscall__nr(arch, forks[i]);
+		if (st->forks[i] < 0)
+			st->forks[i] = -1;
+	}
+	return st;
+}
+
+/* A new thread's first event: its return from the clone that made it, never entered. */
+static bool fork_return(const struct perfev_syscall_stats *st, const struct sthread *t, long nr,
+			long ret)
+{
+	if (t->pub.nr_events || t->pending || ret != 0)
+		return false;
+	for (size_t i = 0; i < ARRAY_SIZE(st->forks); i++)
+		if (st->forks[i] == nr)
+			return true;
+	return false;
 }
 
 void perfev_syscall_stats__delete(struct perfev_syscall_stats *st)
@@ -142,7 +163,14 @@ int perfev_syscall_stats__exit(struct perfev_syscall_stats *st, int pid, int tid
 	uint64_t d = 0;
 	double delta;
 
-	if (!t || !(s = find_stat(t, nr)))
+	if (!t)
+		return -ENOMEM;
+	if (fork_return(st, t, nr, ret)) {
+		t->pub.nr_events++;
+		st->nr_events++;
+		return 0;
+	}
+	if (!(s = find_stat(t, nr)))
 		return -ENOMEM;
 	/* Without its entry (the execve tracing began in), a call of no measured length. */
 	if (t->pending && t->pending_nr == nr && time > t->entry_time)
