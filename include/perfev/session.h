@@ -92,6 +92,11 @@ PERFEV_API bool perfev_thread__exited(const struct perfev_thread *t);
 /* When its EXIT record says it ended, whether or not anything described it before; 0: not. */
 PERFEV_API uint64_t perfev_thread__exit_time(const struct perfev_thread *t);
 /*
+ * When the FORK record that made it was written (0: none did): a tid
+ * reused starts a new thread, with a later fork time, in the same struct.
+ */
+PERFEV_API uint64_t perfev_thread__fork_time(const struct perfev_thread *t);
+/*
  * The thread tid as the records read so far describe it, or NULL when none
  * named it yet; during perfev_session__process(), as of the sample being
  * delivered.  Its name is ":TID" until a COMM or FORK record gives one.

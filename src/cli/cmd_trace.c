@@ -7,6 +7,7 @@
  * library pairs and counts (syscalls/); this drives the rings, puts their
  * records back in time order and prints.
  */
+#include <dirent.h>
 #include <errno.h>
 #include <inttypes.h>
 #include <stdio.h>
@@ -309,21 +310,35 @@ static int by_time(const void *a, const void *b)
 	return x->seq < y->seq ? -1 : x->seq > y->seq;
 }
 
-/* A thread the records did not name (one of -p's, there before tracing): /proc names it. */
-static void name_from_proc(struct live *l, int pid, int tid)
+/* -p's threads, there before tracing began, are named by /proc (later ones by FORK and COMM). */
+static void names_from_proc(struct live *l, int pid)
 {
-	char path[64], comm[32] = "";
-	FILE *f;
+	char path[64];
+	struct dirent *de;
+	DIR *d;
 
-	snprintf(path, sizeof(path), "/proc/%d/task/%d/comm", pid, tid);
-	f = fopen(path, "re");
-	if (!f)
+	snprintf(path, sizeof(path), "/proc/%d/task", pid);
+	d = opendir(path);
+	if (!d)
 		return;
-	if (fgets(comm, sizeof(comm), f)) {
-		comm[strcspn(comm, "\n")] = '\0';
-		perfev_syscall_stats__comm(l->st, pid, tid, comm);
+	while ((de = readdir(d))) {
+		char comm[32] = "", cpath[96];
+		int tid = atoi(de->d_name);
+		FILE *f;
+
+		if (tid <= 0)
+			continue;
+		snprintf(cpath, sizeof(cpath), "/proc/%d/task/%d/comm", pid, tid);
+		f = fopen(cpath, "re");
+		if (!f)
+			continue;
+		if (fgets(comm, sizeof(comm), f)) {
+			comm[strcspn(comm, "\n")] = '\0';
+			perfev_syscall_stats__comm(l->st, pid, tid, comm);
+		}
+		fclose(f);
 	}
-	fclose(f);
+	closedir(d);
 }
 
 /* Hands the queued records up to limit (all with UINT64_MAX) to the statistics, in time order. */
@@ -442,6 +457,8 @@ static int trace_live(const struct cli_args *a, const struct trace_opts *o,
 	if (!cli_run__prepare(&l.run, a->operands, (pid_t)a->target.pid) ||
 	    live_open(&l, a, o->mmap_pages) < 0)
 		goto out;
+	if (a->target.pid)
+		names_from_proc(&l, (int)a->target.pid);
 	ret = cli_run__start(&l.run);
 	if (ret)
 		goto out;
@@ -480,13 +497,6 @@ static int trace_live(const struct cli_args *a, const struct trace_opts *o,
 	}
 	if (l.bad_records && !a->quiet)
 		cli_note("%" PRIu64 " records could not be read and were left out", l.bad_records);
-	if (!a->target.pid)
-		for (size_t i = 0; i < perfev_syscall_stats__nr_threads(st); i++) {
-			const struct perfev_syscall_thread *t = perfev_syscall_stats__thread(st, i);
-
-			if (!t->comm)
-				name_from_proc(&l, t->pid, t->tid);
-		}
 	ret = err ? 1 : cli_run__exit_status(&l.run);
 out:
 	cli_run__close(&l.run);

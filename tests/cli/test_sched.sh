@@ -16,10 +16,22 @@ if ! have_perf; then
 fi
 W="$HELPERS/schedwork"
 
-# Debian's perf 6.1 aborts in its build-id cache on some machines ("assertion failed at
-# util/build-id.c"); the cache is not what is compared, so it is left out.
-perf sched record --no-buildid-cache -q -o "$TMP/p.data" -- "$W" >/dev/null 2>"$TMP/perr"
-check "perf sched record of the workload" [ -s "$TMP/p.data" ]
+# Debian's perf 6.1 aborts now and then in its build-id code on some machines ("assertion
+# failed at util/build-id.c"): the cache is left out (it is not what is compared), and up to
+# three tries are made.
+files=v
+for _ in 1 2 3; do
+	if perf sched record --no-buildid-cache -q -o "$TMP/p.data" -- "$W" >/dev/null 2>"$TMP/perr" &&
+		perf evlist -i "$TMP/p.data" >/dev/null 2>&1; then
+		files="p v"
+		break
+	fi
+done
+if [ "$files" = "p v" ]; then
+	ok "perf sched record of the workload"
+else
+	skip "comparisons on perf sched record's recording" "perf sched record fails here: $(head -n 1 "$TMP/perr")"
+fi
 "$PERFEV" sched record -q -o "$TMP/v.data" -- "$W" >/dev/null 2>"$TMP/verr"
 check "perfev sched record of the workload" sh -c "[ -s '$TMP/v.data' ] && [ ! -s '$TMP/verr' ]"
 "$PERFEV" script -i "$TMP/v.data" -F event 2>/dev/null | sort -u | tr -d ' ' >"$TMP/ev"
@@ -56,7 +68,7 @@ totals() {
 		awk '$1 ~ /^(sleepy|waiter|feeder|spin0|spin1)\[/ { print $1, $5 + $6 + $7, $8 }' | sort
 }
 
-for f in p v; do
+for f in $files; do
 	what=$([ $f = p ] && echo "perf's recording" || echo "perfev's recording")
 	F="$TMP/$f.data"
 	same "$F" "$what: latency --perf61" latency -- latency --perf61
@@ -90,9 +102,10 @@ for f in p v; do
 		not_ok "$what: sleepy's and waiter's sleep is not what they did" \
 			"$(grep -E '^ *(comm|sleepy|waiter)' "$TMP/st")"
 	fi
-	if awk '$1 ~ /^spin[01]\[/ { n++; if ($4 < 80 || $4 > 200 || $7 < 20) bad = 1 }
+	# On the CPU at least their 100 ms of CPU time (more on a VM whose host steals time).
+	if awk '$1 ~ /^spin[01]\[/ { n++; if ($4 < 90 || $4 > 2000 || $7 < 20) bad = 1 }
 		END { exit bad || n != 2 }' "$TMP/st"; then
-		ok "$what: spin0 and spin1 ran about 100 ms each and waited preempted (state R)"
+		ok "$what: spin0 and spin1 ran their 100 ms each and waited preempted (state R)"
 	else
 		not_ok "$what: spin0's and spin1's run and preemption are not what they did" \
 			"$(grep -E '^ *(comm|spin)' "$TMP/st")"

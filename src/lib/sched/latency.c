@@ -122,13 +122,15 @@ static int by_tid_desc(const void *a, const void *b)
 
 int lat_make(struct perfev_sched *sc)
 {
-	struct perfev_sched_latency *v = calloc(sc->nr_tasks ? sc->nr_tasks : 1, sizeof(*v));
+	size_t nr = sc->nr_tasks + sc->nr_retired;
+	struct perfev_sched_latency *v = calloc(nr ? nr : 1, sizeof(*v));
 	size_t n = 0, out = 0;
 
 	if (!v)
 		return set_error(ENOMEM, "out of memory");
-	for (size_t i = 0; i < sc->nr_tasks; i++) {
-		struct task *t = sc->tasks[i];
+	/* Threads replaced by a new one of their tid keep lines of their own, as in perf. */
+	for (size_t i = 0; i < nr; i++) {
+		struct task *t = i < sc->nr_tasks ? sc->tasks[i] : sc->retired[i - sc->nr_tasks];
 		struct perfev_sched_latency *e = &v[n];
 
 		if (!t->lat.seen)

@@ -44,6 +44,9 @@ struct task {
 	int th_pid;
 	bool th_pid_set;
 	uint64_t th_first; /* when timehist first met it */
+	/* The fork time of the session's thread it stands for; a later one is a new thread. */
+	uint64_t fork_seen;
+	const char *retired_comm; /* a thread replaced by a new one of its tid: its last name */
 	char dflt[24]; /* ":TID", perf's name for a thread nothing named */
 };
 
@@ -70,6 +73,9 @@ struct perfev_sched {
 	struct task **tasks;
 	size_t nr_tasks, cap_tasks;
 	struct idxhash by_tid;
+	/* Threads replaced by a new one of their tid (perf keeps their latency lines apart). */
+	struct task **retired;
+	size_t nr_retired, cap_retired;
 	struct task **idle; /* by CPU */
 	size_t nr_idle;
 

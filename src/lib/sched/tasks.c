@@ -31,11 +31,45 @@ struct task *sched_find_task(struct perfev_sched *sc, int tid)
 	return i < 0 ? NULL : sc->tasks[i];
 }
 
+/*
+ * A FORK of the tid since t was last looked at made a new thread (perf
+ * replaces its thread then): the old one's figures go to the retired, and
+ * t starts afresh.
+ */
+static int check_new_thread(struct perfev_sched *sc, struct task *t)
+{
+	struct perfev_thread *st = t->tid > 0 ? perfev_session__find_thread(sc->s, t->tid) : NULL;
+	uint64_t fork = st ? perfev_thread__fork_time(st) : 0;
+	struct task *old;
+
+	if (fork == t->fork_seen)
+		return 0;
+	if (t->lat.seen || t->has_th || t->th_pid_set) {
+		if (!array_grow((void **)&sc->retired, &sc->cap_retired, sc->nr_retired + 1,
+				sizeof(*sc->retired)) ||
+		    !(old = malloc(sizeof(*old))))
+			return set_error(ENOMEM, "out of memory");
+		const char *c = sched_task_comm(sc, t);
+
+		*old = *t;
+		old->retired_comm = c == t->dflt ? old->dflt : c;
+		sc->retired[sc->nr_retired++] = old;
+		memset(t, 0, sizeof(*t));
+		t->tid = old->tid;
+		t->pid = st ? perfev_thread__pid(st) : old->pid;
+	}
+	t->fork_seen = fork;
+	t->st = st;
+	return 0;
+}
+
 struct task *sched_task(struct perfev_sched *sc, int pid, int tid)
 {
 	struct task *t = sched_find_task(sc, tid);
 
 	if (t) {
+		if (check_new_thread(sc, t) < 0)
+			return NULL;
 		if (t->pid <= 0 && pid > 0)
 			t->pid = pid;
 		return t;
@@ -51,6 +85,8 @@ struct task *sched_task(struct perfev_sched *sc, int pid, int tid)
 	t->pid = pid;
 	t->tid = tid;
 	sc->tasks[sc->nr_tasks++] = t;
+	if (check_new_thread(sc, t) < 0)
+		return NULL;
 	return t;
 }
 
@@ -125,7 +161,11 @@ static struct perfev_thread *session_thread(struct perfev_sched *sc, struct task
 
 const char *sched_task_comm(struct perfev_sched *sc, struct task *t)
 {
-	struct perfev_thread *st = session_thread(sc, t);
+	struct perfev_thread *st;
+
+	if (t->retired_comm)
+		return t->retired_comm;
+	st = session_thread(sc, t);
 
 	if (st)
 		return perfev_thread__comm(st);
@@ -139,6 +179,9 @@ void sched_tasks_free(struct perfev_sched *sc)
 {
 	for (size_t i = 0; i < sc->nr_tasks; i++)
 		free(sc->tasks[i]);
+	for (size_t i = 0; i < sc->nr_retired; i++)
+		free(sc->retired[i]);
+	free(sc->retired);
 	free(sc->tasks);
 	idxhash_free(&sc->by_tid);
 	for (size_t i = 0; i < sc->nr_idle; i++)

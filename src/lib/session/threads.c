@@ -172,6 +172,7 @@ struct perfev_thread *sess_thread(struct perfev_session *s, int pid, int tid)
 	t->tid = tid;
 	t->ppid = -1;
 	t->exit_time = 0;
+	t->fork_time = 0;
 	t->proc = p;
 	t->id_space = s->id_space;
 	t->exited = false;
@@ -364,13 +365,20 @@ static int fork_thread(struct perfev_session *s, const struct perfev_record *rec
 	t = sess_thread(s, rec->task.pid, rec->task.tid);
 	if (!t)
 		return -ENOMEM;
-	/* A parent no record named passes on no name (perf's comm_set): the child is ":TID". */
+	/*
+	 * A FORK makes a new thread of the tid, whatever was there before (as
+	 * perf does); a parent no record named passes on no name (perf's
+	 * comm_set): the child is ":TID" then.
+	 */
 	if (parent->comm != default_comm(s, parent->pid, parent->tid) ||
 	    (parent->pid == 0 && parent->tid == 0))
 		t->comm = parent->comm;
+	else if (!(t->comm = default_comm(s, t->pid, t->tid)))
+		return -ENOMEM;
 	t->ppid = parent->tid;
 	t->exited = false;
 	t->exit_time = 0;
+	t->fork_time = rec->task.time ? rec->task.time : 1;
 	if (rec->task.pid != rec->task.ppid && t->tid == t->pid) {
 		/* A new process starts with a copy of its parent's maps (fork(2)). */
 		struct sproc *pp = &s->procs[parent->proc], *cp = &s->procs[t->proc];
@@ -490,6 +498,11 @@ bool perfev_thread__exited(const struct perfev_thread *t)
 uint64_t perfev_thread__exit_time(const struct perfev_thread *t)
 {
 	return t->exit_time;
+}
+
+uint64_t perfev_thread__fork_time(const struct perfev_thread *t)
+{
+	return t->fork_time;
 }
 
 struct perfev_thread *perfev_session__find_thread(struct perfev_session *s, int tid)

@@ -219,6 +219,9 @@ int perfev_syscall_stats__sample(struct perfev_syscall_stats *st, const struct p
 		return set_error(PERFEV_ERR_FORMAT,
 				 "a raw_syscalls:%s sample of %zu bytes is too short for its fields",
 				 name, size);
+	/* -1: no syscall (a task that was not in one when tracing began, or a bad number). */
+	if ((long)id < 0)
+		return 0;
 	err = enter ? perfev_syscall_stats__enter(st, pid, tid, time, (long)id)
 		    : perfev_syscall_stats__exit(st, pid, tid, time, (long)id, (long)ret);
 	return err ? err : 1;
