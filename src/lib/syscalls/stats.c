@@ -209,12 +209,14 @@ int perfev_syscall_stats__sample(struct perfev_syscall_stats *st, const struct p
 		enter = false;
 	else
 		return 0;
-	err = perfev_tp_format__int(f, "id", raw, size, &id);
+	const char *field = "id";
+
+	err = perfev_tp_format__int(f, field, raw, size, &id);
 	if (!err && !enter)
-		err = perfev_tp_format__int(f, "ret", raw, size, &ret);
+		err = perfev_tp_format__int(f, field = "ret", raw, size, &ret);
 	if (err == -ENOENT)
 		return set_error(PERFEV_ERR_FORMAT, "raw_syscalls:%s has no field '%s' in its format",
-				 name, enter || id ? "id" : "ret");
+				 name, field);
 	if (err)
 		return set_error(PERFEV_ERR_FORMAT,
 				 "a raw_syscalls:%s sample of %zu bytes is too short for its fields",
