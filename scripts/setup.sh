@@ -14,9 +14,12 @@ set -eu
 # their tests' peers: golang-go (go tool pprof), chromium (headless, for the HTML report, the SVG
 # and speedscope's app), libxml2-utils (xmllint), and Node.js for the npm packages of tests/js.
 # Annotation: Capstone disassembles, libdebuginfod fetches missing sources.
+# Syscalls: linux-libc-dev's kernel headers give the syscall tables (scripts/gen-syscalls.sh);
+# strace is perfev trace -s's peer.
 PKGS="gcc g++ clang make pkg-config binutils libcmocka-dev libpfm4-dev libelf-dev libdw-dev
 libzstd-dev zlib1g-dev libiberty-dev lld linux-perf valgrind hyperfine libclang-rt-14-dev procps jq python3 perl
-libprotobuf-c-dev protobuf-c-compiler golang-go chromium libxml2-utils libcapstone-dev libdebuginfod-dev"
+libprotobuf-c-dev protobuf-c-compiler golang-go chromium libxml2-utils libcapstone-dev libdebuginfod-dev
+linux-libc-dev strace"
 
 missing=""
 for p in $PKGS; do

@@ -549,6 +549,9 @@ static int teardown(void **state)
 	char cmd[128];
 
 	(void)state;
+	/* PERFEV_KEEP_TMP=1 keeps the recordings (fuzz/corpus/sched/ seeds one of them). */
+	if (getenv("PERFEV_KEEP_TMP"))
+		return 0;
 	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", tmpdir);
 	return system(cmd) == 0 ? 0 : -1;
 }

@@ -17,7 +17,7 @@ struct perfev_sched *perfev_sched__new(const struct perfev_sched_opts *opts)
 
 	if (!sc)
 		return set_error_ptr(ENOMEM, "out of memory");
-	if (OPTS_COPY(&sc->opts, opts, perfev_sched_opts, wakeups) < 0) {
+	if (OPTS_COPY(&sc->opts, opts, perfev_sched_opts, perf61) < 0) {
 		free(sc);
 		return NULL;
 	}
