@@ -25,6 +25,7 @@ case $BUILD_DIR in
 	skip "valgrind memcheck of perfev report and script" "sanitizer build"
 	skip "valgrind memcheck of perfev export and flamegraph" "sanitizer build"
 	skip "valgrind memcheck of perfev annotate" "sanitizer build"
+	skip "valgrind memcheck of perfev sched and perfev trace" "sanitizer build"
 	exit 0 ;;
 esac
 command -v valgrind >/dev/null || { not_ok "valgrind is installed (scripts/setup.sh)"; exit 0; }
@@ -65,3 +66,14 @@ vg "perfev annotate of every function (text) is memcheck clean" "$PERFEV" annota
 vg "perfev annotate -s --json of an inlined helper is memcheck clean" \
 	"$PERFEV" annotate -s --json -i "$TMP/a.data" hot
 vg "the annotation library's tests are memcheck clean" "$BUILD_DIR/tests/annotate/test_annotation"
+# Scheduler latency and syscalls: sched record, latency and timehist; trace -s live and from a file.
+vg "perfev sched record of a command is memcheck clean" \
+	"$PERFEV" sched record -q -o "$TMP/s.data" -- "$HELPERS/schedwork" 20
+vg "perfev sched latency is memcheck clean" "$PERFEV" sched latency -i "$TMP/s.data"
+vg "perfev sched timehist -S --state -w -n -M is memcheck clean" \
+	"$PERFEV" sched timehist -S --state -w -n -M -i "$TMP/s.data"
+vg "perfev trace -s of a command (threads, a child) is memcheck clean" \
+	"$PERFEV" trace -s -o "$TMP/t.txt" -- "$HELPERS/syscall_mix"
+"$PERFEV" record -q -e 'raw_syscalls:*' -o "$TMP/t.data" -- "$HELPERS/syscall_mix" >/dev/null 2>&1
+vg "perfev trace -s -i of a recording is memcheck clean" "$PERFEV" trace -s -i "$TMP/t.data"
+vg "the sched library's tests are memcheck clean" "$BUILD_DIR/tests/sched/test_sched"
