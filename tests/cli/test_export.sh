@@ -222,7 +222,7 @@ nt=$(cut -d';' -f1 "$TMP/f.tid" | sort -u | grep -c '^threads-[0-9]*/[0-9]*$')
 check "--prefix tid begins each stack with command-pid/tid ($nt threads)" [ "$nt" -ge 4 ]
 "$PERFEV" export -q -f folded --prefix none -i "$TMP/v_fp.data" >"$TMP/f.none" 2>/dev/null
 check "--prefix none begins each stack with the outermost function" sh -c "! grep -q '^hot;' '$TMP/f.none' && grep -q '^__libc_start_call_main;main;work;hot_a ' '$TMP/f.none'"
-"$PERFEV" export -q -f folded --weights -i "$TMP/v_fp.data" | awk '{ s += $NF } END { print s }' >"$TMP/fw"
+"$PERFEV" export -q -f folded --weights -i "$TMP/v_fp.data" | awk '{ s += $NF } END { printf "%.0f\n", s }' >"$TMP/fw"
 rt=$("$PERFEV" report -i "$TMP/v_fp.data" --stdio -g none 2>/dev/null | awk '/^# Event count/ { print $NF }')
 check "--weights counts the event's weights: their sum is report's event count" [ "$(cat "$TMP/fw")" = "$rt" ]
 "$PERFEV" export -f folded -i "$TMP/v_two.data" >/dev/null 2>"$TMP/err"
@@ -232,7 +232,7 @@ check "folded of two events writes the first and says how to pick another" grep 
 for name in $FILES; do
 	"$PERFEV" export -q -f json -i "$TMP/$name.data" -o "$TMP/$name.json" 2>"$TMP/err" || continue
 	jt=$(jq '[.series[].total] | add' "$TMP/$name.json" 2>/dev/null)
-	rt=$("$PERFEV" report -i "$TMP/$name.data" --stdio -g none 2>/dev/null | awk '/^# Event count/ { s += $NF } END { print s }')
+	rt=$("$PERFEV" report -i "$TMP/$name.data" --stdio -g none 2>/dev/null | awk '/^# Event count/ { s += $NF } END { printf "%.0f\n", s }')
 	st=$(jq '.series[0] as $s | ([$s.nodes[] | .[3]] | add) == $s.total' "$TMP/$name.json" 2>/dev/null)
 	check "$name: perfev export -f json is JSON with report's totals ($jt vs $rt; self weights add up: $st)" \
 		sh -c "[ '$jt' = '$rt' ] && [ '$st' = true ]"

@@ -1,6 +1,7 @@
 /* Counting against the real kernel: software events, tracepoints, breakpoints, groups, inherit. */
 #include <stdarg.h>
 #include <stddef.h>
+#include <stdbool.h>
 #include <stdint.h>
 #include <setjmp.h>
 #include <cmocka.h>
@@ -151,6 +152,32 @@ static void test_inherit_counts_grandchildren(void **state)
 
 static volatile long bp_target;
 
+/*
+ * Whether this machine delivers hardware breakpoints at all, asked of the kernel
+ * without the library: some hypervisors accept the event but never raise its debug
+ * exception, so it opens and counts nothing (perf stat shows 0 there too).
+ */
+static bool breakpoints_fire(void)
+{
+	struct perf_event_attr a = { .type = PERF_TYPE_BREAKPOINT, .size = sizeof(a) };
+	uint64_t n = 0;
+
+	a.bp_type = HW_BREAKPOINT_W;
+	a.bp_addr = (uintptr_t)&bp_target;
+	a.bp_len = HW_BREAKPOINT_LEN_8;
+	a.exclude_kernel = 1;
+	a.exclude_hv = 1;
+	int fd = (int)syscall(SYS_perf_event_open, &a, 0, -1, -1, 0);
+	if (fd < 0)
+		return false;
+	for (int i = 0; i < 10; i++)
+		bp_target = i;
+	if (read(fd, &n, sizeof(n)) != (ssize_t)sizeof(n))
+		n = 0;
+	close(fd);
+	return n == 10;
+}
+
 static void test_breakpoint_counts_writes(void **state)
 {
 	(void)state;
@@ -177,6 +204,13 @@ static void test_breakpoint_counts_writes(void **state)
 		(void)bp_target; /* reads don't count for :w */
 	assert_int_equal(perfev_evlist__read(el), 0);
 	assert_int_equal(perfev_evsel__counts_total(perfev_evlist__next_evsel(el, NULL), &c), 0);
+	if (c.val == 0 && !breakpoints_fire()) {
+		print_message("skip: hardware breakpoints open here but never fire (a raw perf_event_open "
+			      "of the same breakpoint counts 0 writes too): the hypervisor delivers no debug "
+			      "exceptions\n");
+		perfev_evlist__delete(el);
+		skip();
+	}
 	assert_int_equal(c.val, 777);
 	perfev_evlist__delete(el);
 }

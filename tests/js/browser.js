@@ -23,6 +23,7 @@ const [mode, file, outdir, ...rest] = process.argv.slice(2);
 const fails = [];
 const out = (k, v) => console.log(`${k}=${v}`);
 const fail = (why) => { fails.push(why); console.log(`fail=${why}`); };
+const PAGE = true;
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 
 async function launch() {
@@ -55,6 +56,25 @@ async function open(browser, url, allowed) {
 	return { page, loadMs: Date.now() - t0 };
 }
 
+// A frame drawn below the fold (deep stacks make a tall graph, its root at the
+// bottom) is scrolled to the middle of the window first, as a person would.
+// rectOf gives page coordinates (PAGE) or the window's; the result is the window's,
+// as the mouse takes them.
+async function reveal(page, rectOf, inPage) {
+	const toWindow = async (r) => {
+		if (!r || !inPage) return r;
+		const [sx, sy] = await page.evaluate(() => [window.scrollX, window.scrollY]);
+		return { x: r.x - sx, y: r.y - sy, w: r.w, h: r.h };
+	};
+	let r = await toWindow(await rectOf());
+	const vh = page.viewport().height;
+	if (r && (r.y < vh * 0.2 || r.y + r.h > vh)) {
+		await page.evaluate((dy) => window.scrollBy(0, dy), Math.round(r.y - vh / 2));
+		r = await toWindow(await rectOf());
+	}
+	return r;
+}
+
 async function shot(page, name) {
 	const p = path.join(outdir, name);
 	await page.screenshot({ path: p, fullPage: true });
@@ -73,13 +93,13 @@ async function html(browser) {
 	out('samples', total[0]);
 	out('weight', total[1]);
 	// The root frame is 100%: hover it and read the details line.
-	const root = await page.evaluate(() => window.perfevReport.frameRect('all'));
+	const root = await reveal(page, () => page.evaluate(() => window.perfevReport.frameRect('all')), PAGE);
 	if (!root) { fail('no root frame drawn'); return; }
 	await page.mouse.move(root.x + root.w / 2, root.y + 5);
 	out('root_details', (await page.$eval('#details', (e) => e.textContent)).trim());
 	await shot(page, 'html-flame.png');
 	// Click the function's frame: the graph zooms to it (it spans the width).
-	let r = await page.evaluate((n) => window.perfevReport.frameRect(n), fn);
+	let r = await reveal(page, () => page.evaluate((n) => window.perfevReport.frameRect(n), fn), PAGE);
 	if (!r) { fail('no frame ' + fn); return; }
 	await page.mouse.click(r.x + Math.min(r.w / 2, 5), r.y + 5);
 	r = await page.evaluate((n) => window.perfevReport.frameRect(n), fn);
@@ -106,6 +126,7 @@ async function html(browser) {
 	out('focus', (await page.$eval('#focus', (e) => e.textContent)).replace('unfocus', '').trim());
 	await page.click('#reset');
 	// A range dragged on the timeline: the totals become that range's.
+	await page.evaluate(() => window.scrollTo(0, 0));
 	const tl = await page.$eval('#timeline', (e) => { const b = e.getBoundingClientRect(); return [b.left, b.top, b.width, b.height]; });
 	await page.mouse.move(tl[0] + tl[2] * 0.25, tl[1] + tl[3] / 2);
 	await page.mouse.down();
@@ -140,7 +161,7 @@ async function svg(browser) {
 		}
 		return null;
 	}, n);
-	let r = await rectOf(fn);
+	let r = await reveal(page, () => rectOf(fn));
 	if (!r) { fail('no frame ' + fn); return; }
 	await page.mouse.click(r.x + Math.min(r.w / 2, 5), r.y + r.h / 2);
 	r = await rectOf(fn);
@@ -226,7 +247,7 @@ async function source(browser) {
 	await shot(page, 'html-source-lines.png');
 	// From the flame graph: a double click on the function's frame.
 	await page.click('#tabs button[data-view="flame"]');
-	const r = await page.evaluate((n) => window.perfevReport.frameRect(n), fn);
+	const r = await reveal(page, () => page.evaluate((n) => window.perfevReport.frameRect(n), fn), PAGE);
 	if (!r) { fail('no frame ' + fn); return; }
 	await page.mouse.click(r.x + Math.min(r.w / 2, 5), r.y + 5, { clickCount: 2 });
 	await page.waitForFunction(() => !document.getElementById('source-box').hidden, { timeout: 5000 }).catch(() => fail('a double click did not open the source view'));
