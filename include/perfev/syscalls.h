@@ -108,7 +108,7 @@ PERFEV_API int perfev_syscall_stats__fork(struct perfev_syscall_stats *st, int p
 
 /*
  * The threads that made a syscall, in the order perf trace -s prints them
- * (fewest events first, then by tid), their syscalls by total time, the
+ * (most events first, then by tid), their syscalls by total time, the
  * longest first (then by number).  Valid until the next change of st.
  */
 PERFEV_API size_t perfev_syscall_stats__nr_threads(struct perfev_syscall_stats *st);

@@ -70,6 +70,14 @@ if have_perf && perf_try perf trace -s -o "$TMP/perf.txt" -- "$MIX" && [ -s "$TM
 	on=$(awk '$1 == "nanosleep" { print $6 }' "$TMP/ours.txt")
 	check "nanosleep's average as perf trace -s measures it (within a factor of 2: $on vs $pn ms)" \
 		awk -v a="$on" -v b="$pn" 'BEGIN { exit !(a > 0 && b > 0 && a < 2 * b && b < 2 * a) }'
+	awk '/ events, / { print $3 }' "$TMP/perf.txt" >"$TMP/pe"
+	awk '/ events, / { print $3 }' "$TMP/ours.txt" >"$TMP/oe"
+	if cmp -s "$TMP/pe" "$TMP/oe"; then
+		ok "the threads in perf trace -s's order, with its counts of events ($(tr '\n' ' ' <"$TMP/oe"))"
+	else
+		not_ok "the threads' order or events differ from perf trace -s's" \
+			"perf: $(tr '\n' ' ' <"$TMP/pe")" "ours: $(tr '\n' ' ' <"$TMP/oe")"
+	fi
 else
 	skip "latencies against perf trace -s" \
 		"perf trace does not run here: $(head -n 1 "$TMP/perf_try.err")"

@@ -96,14 +96,14 @@ static void test_stats(void **state)
 
 	assert_int_equal(perfev_syscall_stats__nr_events(st), 17);
 	assert_int_equal(perfev_syscall_stats__nr_threads(st), 2);
-	/* Fewest events first: thread 11 (4), then 10 (13). */
-	t = perfev_syscall_stats__thread(st, 0);
+	/* Most events first: thread 10 (13), then 11 (4). */
+	t = perfev_syscall_stats__thread(st, 1);
 	assert_int_equal(t->tid, 11);
 	assert_string_equal(t->comm, "parent"); /* a forked thread takes its creator's name */
 	assert_int_equal(t->nr_events, 4);
 	assert_int_equal(t->nr_syscalls, 1);
 	assert_int_equal(t->syscalls[0].nr, SYS_getppid);
-	t = perfev_syscall_stats__thread(st, 1);
+	t = perfev_syscall_stats__thread(st, 0);
 	assert_int_equal(t->tid, 10);
 	assert_int_equal(t->nr_events, 13);
 	/* By total time, the longest first: read (9 us), clone (0.5), then the rest by number. */
@@ -130,7 +130,7 @@ static void test_stats(void **state)
 	/* A new name replaces the old; an unknown creator leaves the thread unnamed. */
 	assert_int_equal(perfev_syscall_stats__comm(st, 10, 11, "worker"), 0);
 	assert_int_equal(perfev_syscall_stats__fork(st, 99, 12, 12), 0);
-	assert_string_equal(perfev_syscall_stats__thread(st, 0)->comm, "worker");
+	assert_string_equal(perfev_syscall_stats__thread(st, 1)->comm, "worker");
 	perfev_syscall_stats__delete(st);
 	perfev_syscall_stats__delete(NULL);
 }

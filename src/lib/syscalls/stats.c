@@ -261,7 +261,7 @@ static int by_events(const void *a, const void *b)
 	const struct sthread *x = *(struct sthread *const *)a, *y = *(struct sthread *const *)b;
 
 	if (x->pub.nr_events != y->pub.nr_events)
-		return x->pub.nr_events < y->pub.nr_events ? -1 : 1;
+		return x->pub.nr_events > y->pub.nr_events ? -1 : 1;
 	return (x->pub.tid > y->pub.tid) - (x->pub.tid < y->pub.tid);
 }
 
