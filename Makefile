@@ -37,7 +37,8 @@ LIB_SRCS := $(sort $(wildcard src/lib/*/*.c))
 # from src/lib/profile/pprof.proto, and the flame graphs' and HTML report's page parts
 # (src/lib/profile/html/) as C arrays.
 GEN      := $(BUILD)/gen
-GEN_SRCS := $(GEN)/profile/pprof.pb-c.c $(GEN)/profile/html_assets.c
+# The syscall tables of src/lib/syscalls/ from the kernel's headers (scripts/gen-syscalls.sh).
+GEN_SRCS := $(GEN)/profile/pprof.pb-c.c $(GEN)/profile/html_assets.c $(GEN)/syscalls/syscall_tables.c
 GEN_OBJS := $(GEN_SRCS:%.c=%.o)
 HTML_ASSETS := $(sort $(wildcard src/lib/profile/html/*))
 CLI_SRCS := $(sort $(wildcard src/cli/*.c))
@@ -88,6 +89,9 @@ $(GEN)/profile/pprof.pb-c.c $(GEN)/profile/pprof.pb-c.h: src/lib/profile/pprof.p
 $(GEN)/profile/html_assets.c: $(HTML_ASSETS) scripts/embed.sh
 	@mkdir -p $(GEN)/profile
 	sh scripts/embed.sh $(HTML_ASSETS) >$@.tmp && mv $@.tmp $@
+$(GEN)/syscalls/syscall_tables.c: scripts/gen-syscalls.sh
+	@mkdir -p $(GEN)/syscalls
+	sh scripts/gen-syscalls.sh "$(CC)" >$@.tmp && mv $@.tmp $@
 $(GEN)/%.o: $(GEN)/%.c
 	$(CC) $(ALL_CFLAGS) -Isrc/lib -I$(GEN) -MMD -MP -c -o $@ $<
 # The generated header must exist before the writer that includes it is compiled.

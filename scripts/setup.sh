@@ -16,10 +16,12 @@ set -eu
 # Annotation: Capstone disassembles, libdebuginfod fetches missing sources.
 # The terminal browser (perfev report on a terminal, perfev top) draws with ncurses; its tests
 # drive it in a real terminal under tmux.
+# Syscalls: linux-libc-dev's kernel headers give the syscall tables (scripts/gen-syscalls.sh);
+# strace is perfev trace -s's peer.
 PKGS="gcc g++ clang make pkg-config binutils libcmocka-dev libpfm4-dev libelf-dev libdw-dev
 libzstd-dev zlib1g-dev libiberty-dev lld linux-perf valgrind hyperfine libclang-rt-14-dev procps jq python3 perl
 libprotobuf-c-dev protobuf-c-compiler golang-go chromium libxml2-utils libcapstone-dev libdebuginfod-dev
-libncurses-dev tmux"
+libncurses-dev tmux linux-libc-dev strace"
 
 missing=""
 for p in $PKGS; do

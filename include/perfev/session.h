@@ -103,6 +103,29 @@ PERFEV_API int perfev_thread__pid(const struct perfev_thread *t);
 PERFEV_API int perfev_thread__tid(const struct perfev_thread *t);
 /* Interned: the same name is the same pointer for the whole session. */
 PERFEV_API const char *perfev_thread__comm(const struct perfev_thread *t);
+/*
+ * The thread that created it (the parent thread of a FORK record, as perf
+ * counts a thread's parent), or -1 when the file does not say.
+ */
+PERFEV_API int perfev_thread__ppid(const struct perfev_thread *t);
+/*
+ * Whether an EXIT record of it has been read (and no FORK of its tid since)
+ * once a record had described it, as perf marks a thread dead.
+ */
+PERFEV_API bool perfev_thread__exited(const struct perfev_thread *t);
+/* When its EXIT record says it ended, whether or not anything described it before; 0: not. */
+PERFEV_API uint64_t perfev_thread__exit_time(const struct perfev_thread *t);
+/*
+ * When the FORK record that made it was written (0: none did): a tid
+ * reused starts a new thread, with a later fork time, in the same struct.
+ */
+PERFEV_API uint64_t perfev_thread__fork_time(const struct perfev_thread *t);
+/*
+ * The thread tid as the records read so far describe it, or NULL when none
+ * named it yet; during perfev_session__process(), as of the sample being
+ * delivered.  Its name is ":TID" until a COMM or FORK record gives one.
+ */
+PERFEV_API struct perfev_thread *perfev_session__find_thread(struct perfev_session *s, int tid);
 
 /* One frame of a sample's stack. */
 struct perfev_frame {

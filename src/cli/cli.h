@@ -129,7 +129,9 @@ int cmd_completion(int argc, char **argv);
 int cmd_annotate(int argc, char **argv);
 int cmd_diff(int argc, char **argv);
 int cmd_top(int argc, char **argv);
+int cmd_sched(int argc, char **argv);
+int cmd_trace(int argc, char **argv);
 extern const struct opt_cmd stat_cmd, list_cmd, record_cmd, report_cmd, script_cmd, export_cmd,
-	flamegraph_cmd, completion_cmd, annotate_cmd, diff_cmd, top_cmd;
+	flamegraph_cmd, completion_cmd, annotate_cmd, diff_cmd, top_cmd, sched_cmd, trace_cmd;
 
 #endif

@@ -20,6 +20,8 @@ static const struct cmd commands[] = {
 	{ &script_cmd, cmd_script },
 	{ &export_cmd, cmd_export },
 	{ &flamegraph_cmd, cmd_flamegraph },
+	{ &sched_cmd, cmd_sched },
+	{ &trace_cmd, cmd_trace },
 	{ &list_cmd, cmd_list },
 	{ &completion_cmd, cmd_completion },
 };

@@ -107,6 +107,14 @@ int record_config_evlist(struct perfev_evlist *el, const struct record_opts *o)
 		 */
 		if (a->freq)
 			a->sample_type |= PERF_SAMPLE_PERIOD;
+		/*
+		 * A tracepoint hit may count more than one (sched_stat_runtime counts
+		 * its nanoseconds): with the period in the sample, Linux writes one
+		 * sample carrying the count, as perf record -c 1 has it, instead of one
+		 * copy per unit counted.
+		 */
+		if (a->type == PERF_TYPE_TRACEPOINT && !a->freq && a->sample_period == 1)
+			a->sample_type |= PERF_SAMPLE_PERIOD;
 		if (group_sampling) {
 			a->sample_type |= PERF_SAMPLE_READ;
 			a->read_format |= PERF_FORMAT_ID | PERF_FORMAT_TOTAL_TIME_ENABLED |

@@ -95,7 +95,7 @@ for c in $cmds; do
 	fi
 	# The synopsis names only options there are.
 	bad=""
-	for o in $(sed -n '1,/^$/p' "$TMP/h" | grep -oE -- '(^| |\[)--?[a-zA-Z][a-z-]*' | tr -d ' ['); do
+	for o in $(sed -n '1,/^$/p' "$TMP/h" | grep -oE -- '(^| |\[)--?[a-zA-Z][a-z0-9-]*' | tr -d ' ['); do
 		grep -q -- "^$o " "$TMP/help.opts" || bad="$bad $o"
 	done
 	check "$c: the synopsis names only its options${bad:+ (not:$bad)}" [ -z "$bad" ]

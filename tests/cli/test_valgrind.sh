@@ -28,6 +28,7 @@ case $BUILD_DIR in
 	skip "valgrind memcheck of perfev diff" "sanitizer build"
 	skip "valgrind memcheck of perfev top and the profile's views" "sanitizer build"
 	skip "valgrind memcheck of off-CPU recording and reading" "sanitizer build"
+	skip "valgrind memcheck of perfev sched and perfev trace" "sanitizer build"
 	exit 0 ;;
 esac
 command -v valgrind >/dev/null || { not_ok "valgrind is installed (scripts/setup.sh)"; exit 0; }
@@ -93,3 +94,14 @@ vg "perfev export -f pprof of an off-CPU recording is memcheck clean" \
 	"$PERFEV" export -f pprof -i "$TMP/o2.data" -o "$TMP/o2.pb.gz"
 vg "the session's off-CPU tests are memcheck clean" "$BUILD_DIR/tests/session/test_offcpu"
 vg "the writer's off-CPU threshold tests are memcheck clean" "$BUILD_DIR/tests/perfdata/test_perfdata_offcpu"
+# Scheduler latency and syscalls: sched record, latency and timehist; trace -s live and from a file.
+vg "perfev sched record of a command is memcheck clean" \
+	"$PERFEV" sched record -q -o "$TMP/s.data" -- "$HELPERS/schedwork" 20
+vg "perfev sched latency is memcheck clean" "$PERFEV" sched latency -i "$TMP/s.data"
+vg "perfev sched timehist -S --state -w -n -M is memcheck clean" \
+	"$PERFEV" sched timehist -S --state -w -n -M -i "$TMP/s.data"
+vg "perfev trace -s of a command (threads, a child) is memcheck clean" \
+	"$PERFEV" trace -s -o "$TMP/t.txt" -- "$HELPERS/syscall_mix"
+"$PERFEV" record -q -e 'raw_syscalls:*' -o "$TMP/t.data" -- "$HELPERS/syscall_mix" >/dev/null 2>&1
+vg "perfev trace -s -i of a recording is memcheck clean" "$PERFEV" trace -s -i "$TMP/t.data"
+vg "the sched library's tests are memcheck clean" "$BUILD_DIR/tests/sched/test_sched"

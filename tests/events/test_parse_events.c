@@ -456,6 +456,92 @@ static void test_no_tracefs(void **state)
 	tracefs__set_root(NULL);
 }
 
+/* Writes root/rel, making its directories. */
+static void put_tree_file(const char *root, const char *rel, const char *text)
+{
+	char path[512], *slash;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/%s", root, rel);
+	for (slash = strchr(path + 1, '/'); slash; slash = strchr(slash + 1, '/')) {
+		*slash = '\0';
+		mkdir(path, 0755);
+		*slash = '/';
+	}
+	f = fopen(path, "w");
+	assert_non_null(f);
+	fputs(text, f);
+	fclose(f);
+}
+
+static int rm_tree_entry(const char *path, const struct stat *st, int flag, struct FTW *ftw)
+{
+	(void)st;
+	(void)flag;
+	(void)ftw;
+	return remove(path);
+}
+
+/* Globs over a fake tracefs: which events, in what order, with what modifiers, and no match. */
+static void test_tracepoint_glob(void **state)
+{
+	char root[] = "/tmp/perfev-tracefs-XXXXXX";
+	struct perfev_evlist *el;
+	struct perfev_evsel *ev;
+	const char *want[] = { "sa:ev_a", "sa:ev_b", "sb:ev_a" };
+	int i = 0;
+
+	(void)state;
+	assert_non_null(mkdtemp(root));
+	put_tree_file(root, "events/sa/ev_b/id", "12\n");
+	put_tree_file(root, "events/sa/ev_a/id", "11\n");
+	put_tree_file(root, "events/sa/enable", "0\n");
+	put_tree_file(root, "events/sa/noid/format", "x\n"); /* no id: not an event */
+	put_tree_file(root, "events/sb/ev_a/id", "21\n");
+	put_tree_file(root, "events/header_page", "x\n");
+	tracefs__set_root(root);
+
+	el = perfev_evlist__new();
+	assert_int_equal(perfev_evlist__add_events(el, "s*:ev_*"), 0);
+	assert_int_equal(perfev_evlist__nr_evsels(el), 3);
+	perfev_evlist__for_each_evsel(el, ev) {
+		assert_string_equal(perfev_evsel__name(ev), want[i]);
+		assert_int_equal(perfev_evsel__attr(ev)->type, PERF_TYPE_TRACEPOINT);
+		assert_int_equal(perfev_evsel__leader(ev), ev);
+		i++;
+	}
+	assert_int_equal(perfev_evsel__attr(perfev_evlist__next_evsel(el, NULL))->config, 11);
+	perfev_evlist__delete(el);
+
+	/* Modifiers go to each match; in a group the matches are members. */
+	el = perfev_evlist__new();
+	assert_int_equal(perfev_evlist__add_events(el, "{sb:ev_a,sa:ev_?:u}"), 0);
+	assert_int_equal(perfev_evlist__nr_evsels(el), 3);
+	ev = perfev_evlist__next_evsel(el, NULL);
+	assert_int_equal(perfev_evsel__nr_members(ev), 3);
+	ev = perfev_evlist__next_evsel(el, ev);
+	assert_string_equal(perfev_evsel__name(ev), "sa:ev_a:u");
+	assert_int_equal(perfev_evsel__attr(ev)->exclude_kernel, 1);
+	assert_int_equal(perfev_evsel__leader(ev), perfev_evlist__next_evsel(el, NULL));
+	perfev_evlist__delete(el);
+
+	/* Nothing matches: a clear error, and the list is left as it was. */
+	el = perfev_evlist__new();
+	assert_int_equal(perfev_evlist__add_events(el, "sa:ev_a"), 0);
+	assert_int_equal(perfev_evlist__add_events(el, "sa:ev_b,zz*:*"), -PERFEV_ERR_UNKNOWN_EVENT);
+	assert_error_has("no tracepoint matches 'zz*:*'");
+	assert_error_has("offset 8 of the list");
+	assert_int_equal(perfev_evlist__nr_evsels(el), 1);
+	assert_int_equal(perfev_evlist__add_events(el, "sa:nomatch*"), -PERFEV_ERR_UNKNOWN_EVENT);
+	/* A bad modifier after a glob is the modifier's error. */
+	assert_int_equal(perfev_evlist__add_events(el, "sa:*:q"), -PERFEV_ERR_SYNTAX);
+	assert_int_equal(perfev_evlist__nr_evsels(el), 1);
+	perfev_evlist__delete(el);
+
+	tracefs__set_root(NULL);
+	assert_int_equal(nftw(root, rm_tree_entry, 16, FTW_DEPTH | FTW_PHYS), 0);
+}
+
 static bool have_pmu(const char *pmu)
 {
 	char path[256];
@@ -1163,6 +1249,7 @@ int main(void)
 		cmocka_unit_test(test_breakpoint),
 		cmocka_unit_test(test_tracepoint),
 		cmocka_unit_test(test_no_tracefs),
+		cmocka_unit_test(test_tracepoint_glob),
 		cmocka_unit_test(test_msr_tsc),
 		cmocka_unit_test(test_malformed_single),
 		cmocka_unit_test(test_list_events),

@@ -352,6 +352,16 @@ static int call_perfev_sources__new(const void *opts)
 	return ptr_result(perfev_sources__new(opts), del_sources);
 }
 
+static void del_sched(void *p)
+{
+	perfev_sched__delete(p);
+}
+
+static int call_perfev_sched__new(const void *opts)
+{
+	return ptr_result(perfev_sched__new(opts), del_sched);
+}
+
 /* ---- layouts ---- */
 
 struct layout {
@@ -505,6 +515,12 @@ static const struct layout layouts[] = {
 	F(perfev_sources_opts, prefix, 8, 8),
 	F(perfev_sources_opts, prefix_strip, 16, 4),
 	F(perfev_sources_opts, no_debuginfod, 20, 1),
+	S(perfev_sched_opts, 16),
+	F(perfev_sched_opts, sz, 0, 8),
+	F(perfev_sched_opts, per_thread, 8, 1),
+	F(perfev_sched_opts, migrations, 9, 1),
+	F(perfev_sched_opts, wakeups, 10, 1),
+	F(perfev_sched_opts, perf61, 11, 1),
 	S(perfev_unwinder_opts, 16),
 	F(perfev_unwinder_opts, sz, 0, 8),
 	F(perfev_unwinder_opts, debuginfo_path, 8, 8),
@@ -670,6 +686,7 @@ static const struct opts_case cases[] = {
 	CASE(perfev_workload_opts, parent_death_signal, perfev_workload__new_opts),
 	CASE(perfev_annotate_opts, no_lines, perfev_annotation__new),
 	CASE(perfev_sources_opts, no_debuginfod, perfev_sources__new),
+	CASE(perfev_sched_opts, perf61, perfev_sched__new),
 };
 
 /* A caller's struct of sz bytes, all zero (the defaults) but sz and the byte at set_at. */

@@ -183,6 +183,16 @@ int tracepoint__parse(const char *sys, const char *name, const char *spec,
 typedef int (*tracepoint_cb)(const char *sys, const char *name, void *ctx);
 /* Calls cb for every tracepoint with an id (unsorted); stops on non-zero. */
 int tracepoint__for_each(tracepoint_cb cb, void *ctx);
+/*
+ * "sys:event[:mods]" whose sys or event holds a glob ('*', '?' or '[...]'),
+ * as perf expands it: cb gets every tracepoint of tracefs that matches, in
+ * name order, as "sys:event" plus the modifiers (":mods", or "").  0 when the
+ * spec is no tracepoint glob (nothing called), the number of matches, the
+ * first non-zero return of cb, or an error: -PERFEV_ERR_UNKNOWN_EVENT when
+ * nothing matches, saying so.
+ */
+typedef int (*tracepoint_glob_cb)(const char *spec, void *ctx);
+int tracepoint__glob(const char *spec, tracepoint_glob_cb cb, void *ctx);
 
 /* libpfm4 (pfm.c). */
 /* 0 and attr filled, -PERFEV_ERR_UNKNOWN_EVENT (no message set) when unknown. */

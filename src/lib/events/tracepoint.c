@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* Tracepoints "sys:name": their ids from tracefs's events/SYS/NAME/id. */
 #include <errno.h>
+#include <fnmatch.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -234,4 +235,82 @@ int tracepoint__for_each(tracepoint_cb cb, void *ctx)
 	}
 	name_list__free(&systems);
 	return ret;
+}
+
+static bool has_glob(const char *s, size_t len)
+{
+	for (size_t i = 0; i < len; i++)
+		if (s[i] == '*' || s[i] == '?' || s[i] == '[')
+			return true;
+	return false;
+}
+
+/* Splits "sys:event[:mods]"; false when it is not of that form. */
+static bool split_tp(const char *spec, char *sys, char *event, size_t size, const char **mods)
+{
+	const char *c1 = strchr(spec, ':'), *c2;
+	size_t ls, le;
+
+	if (!c1 || c1 == spec)
+		return false;
+	c2 = strchr(c1 + 1, ':');
+	ls = (size_t)(c1 - spec);
+	le = c2 ? (size_t)(c2 - c1 - 1) : strlen(c1 + 1);
+	if (!le || ls >= size || le >= size)
+		return false;
+	memcpy(sys, spec, ls);
+	sys[ls] = '\0';
+	memcpy(event, c1 + 1, le);
+	event[le] = '\0';
+	*mods = c2;
+	return true;
+}
+
+int tracepoint__glob(const char *spec, tracepoint_glob_cb cb, void *ctx)
+{
+	char sys[EVENT_SPEC_MAX + 1], event[EVENT_SPEC_MAX + 1], dir[TP_PATH_MAX],
+		events[TP_PATH_MAX], path[TP_PATH_MAX], one[2 * EVENT_SPEC_MAX + 4];
+	struct name_list systems = { 0 };
+	const char *mods;
+	int ret = 0, nr = 0;
+
+	if (!split_tp(spec, sys, event, sizeof(sys), &mods) ||
+	    (!has_glob(sys, strlen(sys)) && !has_glob(event, strlen(event))))
+		return 0;
+	/* "mem:0x10/8:*" or a PMU's terms are not tracepoints. */
+	if (strchr(sys, '/') || strchr(event, '/') || !strcmp(sys, "mem"))
+		return 0;
+	ret = tracefs__find(dir, sizeof(dir));
+	if (ret)
+		return ret;
+	if (!path_join(events, sizeof(events), dir, "events", NULL, NULL))
+		return set_error(ENAMETOOLONG, "the tracefs path %s is too long", dir);
+	name_list__read_dir(&systems, events, true);
+	for (size_t i = 0; i < systems.nr && !ret; i++) {
+		struct name_list names = { 0 };
+
+		if (fnmatch(sys, systems.names[i], 0) ||
+		    !path_join(path, sizeof(path), events, systems.names[i], NULL, NULL))
+			continue;
+		name_list__read_dir(&names, path, true);
+		for (size_t j = 0; j < names.nr && !ret; j++) {
+			if (fnmatch(event, names.names[j], 0) ||
+			    !tp_has_id(dir, systems.names[i], names.names[j]))
+				continue;
+			snprintf(one, sizeof(one), "%s:%s%s", systems.names[i], names.names[j],
+				 mods ? mods : "");
+			ret = cb(one, ctx);
+			nr++;
+		}
+		name_list__free(&names);
+	}
+	name_list__free(&systems);
+	if (ret)
+		return ret;
+	if (!nr)
+		return set_error(PERFEV_ERR_UNKNOWN_EVENT,
+				 "no tracepoint matches '%s' in %s/events; run 'perfev list "
+				 "tracepoint' to see them",
+				 spec, dir);
+	return nr;
 }

@@ -53,17 +53,54 @@ static int slices_add(struct slices *l, const struct slice *ev)
 	return 0;
 }
 
+/* Parses one event's text and appends it; *leader becomes it when NULL or not in a group. */
+static int add_spec(struct perfev_evlist *el, const char *buf, const char *extra_mods,
+		    struct perfev_evsel **leader, bool in_group)
+{
+	char name[EVENT_NAME_MAX];
+	struct perf_event_attr attr;
+	struct perfev_evsel *evsel;
+	bool sample_read;
+	int err;
+
+	err = parse_event__one(buf, extra_mods, &attr, name, sizeof(name), &sample_read);
+	if (err)
+		return err;
+	evsel = perfev_evlist__add_attr(el, &attr, name, in_group ? *leader : NULL);
+	if (!evsel)
+		return -(errno ? errno : ENOMEM);
+	if (!*leader || !in_group)
+		*leader = evsel;
+	/* ":S" on any event makes its group's leader (or the lone event) sample-read. */
+	if (sample_read)
+		evsel__set_sample_read(*leader, true);
+	return 0;
+}
+
+/* A tracepoint glob's matches, each added as an event of its own (or of the group). */
+struct glob_add {
+	struct perfev_evlist *el;
+	const char *extra_mods;
+	struct perfev_evsel **leader;
+	bool in_group;
+};
+
+static int add_glob_match(const char *spec, void *ctx)
+{
+	struct glob_add *g = ctx;
+
+	return add_spec(g->el, spec, g->extra_mods, g->leader, g->in_group);
+}
+
 /*
  * Parses one event of the list and appends it (el NULL: checks only its
- * length); *leader becomes it when NULL.
+ * length), or every tracepoint a glob such as "syscalls:*" matches.
  */
 static int add_one(struct perfev_evlist *el, const char *s, const struct slice *ev,
 		   const char *extra_mods, struct perfev_evsel **leader, bool in_group)
 {
-	char buf[EVENT_SPEC_MAX + 1], name[EVENT_NAME_MAX];
-	struct perf_event_attr attr;
-	struct perfev_evsel *evsel;
-	bool sample_read;
+	char buf[EVENT_SPEC_MAX + 1];
+	struct glob_add g = { el, extra_mods, leader, in_group };
 	int err;
 
 	if (ev->len > EVENT_SPEC_MAX)
@@ -74,22 +111,15 @@ static int add_one(struct perfev_evlist *el, const char *s, const struct slice *
 		return 0;
 	memcpy(buf, s + ev->start, ev->len);
 	buf[ev->len] = '\0';
-	err = parse_event__one(buf, extra_mods, &attr, name, sizeof(name), &sample_read);
-	if (err) {
+	err = tracepoint__glob(buf, add_glob_match, &g);
+	if (!err)
+		err = add_spec(el, buf, extra_mods, leader, in_group);
+	else if (err > 0)
+		err = 0;
+	if (err < 0 && (ev->start || s[ev->start + ev->len]))
 		/* Where in a longer list; a lone event needs no pointing at. */
-		if (ev->start || s[ev->start + ev->len])
-			append_error(" (the event at offset %zu of the list)", ev->start);
-		return err;
-	}
-	evsel = perfev_evlist__add_attr(el, &attr, name, in_group ? *leader : NULL);
-	if (!evsel)
-		return -(errno ? errno : ENOMEM);
-	if (!*leader || !in_group)
-		*leader = evsel;
-	/* ":S" on any event makes its group's leader (or the lone event) sample-read. */
-	if (sample_read)
-		evsel__set_sample_read(*leader, true);
-	return 0;
+		append_error(" (the event at offset %zu of the list)", ev->start);
+	return err;
 }
 
 static int nested_group(size_t at)

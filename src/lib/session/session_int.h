@@ -30,10 +30,13 @@ struct sproc {
 
 struct perfev_thread {
 	int pid, tid;
+	int ppid; /* the thread that created it (a FORK record's ptid), or -1 */
 	const char *comm;
 	uint32_t proc; /* index into session procs */
 	uint32_t id_space; /* its session's, whose perfev_frame.id it shares */
-	bool exited;
+	bool exited;	    /* an EXIT record of it came once a record had described it */
+	uint64_t exit_time; /* of its EXIT record, described or not; 0: none */
+	uint64_t fork_time; /* of the FORK record that made it (this use of its tid); 0: none */
 };
 
 /* A perfev_frame.id with what it stands for, in the session's table of them. */

@@ -170,6 +170,9 @@ struct perfev_thread *sess_thread(struct perfev_session *s, int pid, int tid)
 		return NULL;
 	t->pid = pid;
 	t->tid = tid;
+	t->ppid = -1;
+	t->exit_time = 0;
+	t->fork_time = 0;
 	t->proc = p;
 	t->id_space = s->id_space;
 	t->exited = false;
@@ -362,8 +365,20 @@ static int fork_thread(struct perfev_session *s, const struct perfev_record *rec
 	t = sess_thread(s, rec->task.pid, rec->task.tid);
 	if (!t)
 		return -ENOMEM;
-	t->comm = parent->comm;
+	/*
+	 * A FORK makes a new thread of the tid, whatever was there before (as
+	 * perf does); a parent no record named passes on no name (perf's
+	 * comm_set): the child is ":TID" then.
+	 */
+	if (parent->comm != default_comm(s, parent->pid, parent->tid) ||
+	    (parent->pid == 0 && parent->tid == 0))
+		t->comm = parent->comm;
+	else if (!(t->comm = default_comm(s, t->pid, t->tid)))
+		return -ENOMEM;
+	t->ppid = parent->tid;
 	t->exited = false;
+	t->exit_time = 0;
+	t->fork_time = rec->task.time ? rec->task.time : 1;
 	if (rec->task.pid != rec->task.ppid && t->tid == t->pid) {
 		/* A new process starts with a copy of its parent's maps (fork(2)). */
 		struct sproc *pp = &s->procs[parent->proc], *cp = &s->procs[t->proc];
@@ -400,12 +415,24 @@ int sess_track(struct perfev_session *s, const struct perfev_record *rec)
 		return 0;
 	case PERF_RECORD_FORK:
 		return fork_thread(s, rec);
-	case PERF_RECORD_EXIT:
-		t = sess_thread(s, rec->task.pid, rec->task.tid);
-		if (!t)
+	case PERF_RECORD_EXIT: {
+		/*
+		 * The end of a thread nothing described yet does not make it one that
+		 * ended (perf ignores it too), but a tool that met it knows when it ended.
+		 */
+		struct id_key k = { s, rec->task.tid };
+		int64_t i = idxhash_find(&s->thread_hash, hash_mix((uint32_t)rec->task.tid, 2),
+					 thread_eq, &k);
+
+		if (i >= 0) {
+			t = s->threads[i];
+			t->exited = true;
+		} else if (!(t = sess_thread(s, rec->task.pid, rec->task.tid))) {
 			return -ENOMEM;
-		t->exited = true;
+		}
+		t->exit_time = rec->task.time ? rec->task.time : 1;
 		return 0;
+	}
 	case PERF_RECORD_MMAP: {
 		/* MMAP (v1) is code unless marked as data. */
 		uint32_t prot = rec->misc & PERF_RECORD_MISC_MMAP_DATA ? PROT_READ
@@ -456,6 +483,34 @@ int perfev_thread__pid(const struct perfev_thread *t)
 int perfev_thread__tid(const struct perfev_thread *t)
 {
 	return t->tid;
+}
+
+int perfev_thread__ppid(const struct perfev_thread *t)
+{
+	return t->ppid;
+}
+
+bool perfev_thread__exited(const struct perfev_thread *t)
+{
+	return t->exited;
+}
+
+uint64_t perfev_thread__exit_time(const struct perfev_thread *t)
+{
+	return t->exit_time;
+}
+
+uint64_t perfev_thread__fork_time(const struct perfev_thread *t)
+{
+	return t->fork_time;
+}
+
+struct perfev_thread *perfev_session__find_thread(struct perfev_session *s, int tid)
+{
+	struct id_key k = { s, tid };
+	int64_t i = idxhash_find(&s->thread_hash, hash_mix((uint32_t)tid, 2), thread_eq, &k);
+
+	return i < 0 ? NULL : s->threads[i];
 }
 
 const char *perfev_thread__comm(const struct perfev_thread *t)
