@@ -57,7 +57,8 @@ if within "$got" "$want" 3; then ok "sleepy's off-CPU time $got ms is within 3% 
 else not_ok "sleepy's off-CPU time $got ms is within 3% of the $want ms it slept" "$(grep ';sleepy;' "$TMP/o.folded" | head -n 5)"; fi
 ns=$(grep ';sleepy;.*do_nanosleep' "$TMP/o.folded" | sum '' )
 ns_s=$(grep ';sleepy;.*do_nanosleep' "$TMP/o.folded" | sum '' S)
-check "sleepy's nanosleeps are waits in state S ($ns_s of $ns ms)" within "$ns_s" "$ns" 0
+# All but a preemption on the way in (state R, from the busy machine) are sleeps.
+check "sleepy's nanosleeps are waits in state S ($ns_s of $ns ms, 99% at least)" within "$ns_s" "$ns" 1
 check "the scheduler's frames are left out below do_nanosleep" \
 	sh -c "grep ';sleepy;' '$TMP/o.folded' | grep -q 'do_nanosleep_\[k\];\[off-cpu\] S sleeping' &&
 	       ! grep -q '__schedule_\[k\];\[off-cpu\]' '$TMP/o.folded'"
