@@ -129,7 +129,7 @@ int pd_offcpu_new(struct perfev_data_writer *w, uint64_t thresh)
 		pd_offcpu_free(oc);
 		return 0;
 	}
-	qsort(oc->ids, oc->nr_ids, sizeof(*oc->ids), id_cmp);
+	sort_array(oc->ids, oc->nr_ids, sizeof(*oc->ids), id_cmp);
 	w->oc = oc;
 	return 0;
 }
@@ -258,7 +258,7 @@ size_t pd_offcpu_take(struct pd_offcpu *oc, const void **kept)
 		}
 		off += h.size;
 	}
-	qsort(oc->ev, oc->nr_ev, sizeof(*oc->ev), ev_cmp);
+	sort_array(oc->ev, oc->nr_ev, sizeof(*oc->ev), ev_cmp);
 	for (size_t i = 0; i < oc->nr_ev; i++) {
 		const struct oc_event *e = &oc->ev[i];
 

@@ -146,7 +146,7 @@ int lat_make(struct perfev_sched *sc)
 		n++;
 	}
 	/* The threads in perf's tree order (by tid, the greatest first), then merged per name. */
-	qsort(v, n, sizeof(*v), by_tid_desc);
+	sort_array(v, n, sizeof(*v), by_tid_desc);
 	if (!sc->opts.per_thread) {
 		/* Stable: the first thread of a name (the greatest tid) keeps the line. */
 		struct perfev_sched_latency *m = calloc(n ? n : 1, sizeof(*m));
@@ -156,7 +156,7 @@ int lat_make(struct perfev_sched *sc)
 			free(v);
 			return set_error(ENOMEM, "out of memory");
 		}
-		qsort(v, n, sizeof(*v), by_comm_desc);
+		sort_array(v, n, sizeof(*v), by_comm_desc);
 		for (size_t i = 0; i < n; i++) {
 			struct perfev_sched_latency *e = nm ? &m[nm - 1] : NULL;
 

@@ -238,7 +238,7 @@ int th_make(struct perfev_sched *sc)
 	for (size_t i = 0; i < sc->nr_tasks; i++)
 		if (sc->tasks[i]->has_th && sc->tasks[i]->th.n)
 			fill_task(sc, sc->tasks[i], false, &sc->sum[n++]);
-	qsort(sc->sum, n, sizeof(*sc->sum), by_table);
+	sort_array(sc->sum, n, sizeof(*sc->sum), by_table);
 	sc->nr_sum = n;
 	for (size_t i = 0; i < sc->nr_idle; i++)
 		if (sc->idle[i])

@@ -295,12 +295,12 @@ static int sort_all(struct perfev_syscall_stats *st)
 		if (!t->sorted)
 			return set_error(ENOMEM, "out of memory");
 		memcpy(t->sorted, t->sc, t->nr_sc * sizeof(*t->sorted));
-		qsort(t->sorted, t->nr_sc, sizeof(*t->sorted), by_total);
+		sort_array(t->sorted, t->nr_sc, sizeof(*t->sorted), by_total);
 		t->pub.syscalls = t->sorted;
 		t->pub.nr_syscalls = t->nr_sc;
 		st->order[n++] = t;
 	}
-	qsort(st->order, n, sizeof(*st->order), by_events);
+	sort_array(st->order, n, sizeof(*st->order), by_events);
 	st->nr_order = n;
 	st->sorted = true;
 	return 0;
