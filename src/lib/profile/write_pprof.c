@@ -75,6 +75,8 @@ struct pp {
 	 */
 	uint32_t **fn_of_frame, **map_of_frame, **chain_of_frame, **comm_of_thread;
 	struct step **step_of_node;
+	uint32_t **sampled; /* per series: the nodes with samples of their own, in node order */
+	size_t *nr_sampled;
 	struct chain *chains;
 	size_t nr_chains, cap_chains;
 	struct idxhash chain_hash;
@@ -229,6 +231,7 @@ static void index_series(struct pp *pp, size_t si)
 	uint32_t *own = malloc((nf + 1) * sizeof(*own));
 	uint32_t *comm = calloc(nt + 1, sizeof(*comm));
 	uint8_t *inl = calloc(nf + 1, 1);
+	size_t cap = 0;
 
 	pp->fn_of_frame[si] = fn;
 	pp->map_of_frame[si] = map;
@@ -252,10 +255,22 @@ static void index_series(struct pp *pp, size_t si)
 	}
 	if (nn)
 		st[0] = (struct step){ NONE, NONE };
-	/* A node's parent comes before it: its step is known by then. */
+	/*
+	 * A node's parent comes before it: its step is known by then.  The one
+	 * pass over the nodes also lists the samples' nodes, for emit_samples.
+	 */
 	for (size_t i = 1; i < nn && !pp->err; i++) {
 		const struct perfev_profile_node *n = PNODE(p, i);
 		const struct step *up = &st[n->parent];
+
+		if (n->self_samples) {
+			if (!array_grow((void **)&pp->sampled[si], &cap, pp->nr_sampled[si] + 1,
+					sizeof(*pp->sampled[si]))) {
+				pp->err = -ENOMEM;
+				break;
+			}
+			pp->sampled[si][pp->nr_sampled[si]++] = (uint32_t)i;
+		}
 
 		if (n->frame == NONE) {
 			st[i] = (struct step){ NONE, NONE };
@@ -411,13 +426,9 @@ static void emit_samples(struct pp *pp, size_t nr_types)
 		free(c);
 		return;
 	}
-	for (size_t si = 0; si < pp->o->nr_series && !pp->err; si++) {
-		const struct perfev_profile *p = pp->o->series[si].profile;
-
-		for (size_t i = 1; i < perfev_profile__nr_nodes(p) && !pp->err; i++)
-			if (PNODE(p, i)->self_samples)
-				add_sample(pp, c, si, (uint32_t)i, nr_types);
-	}
+	for (size_t si = 0; si < pp->o->nr_series && !pp->err; si++)
+		for (size_t i = 0; i < pp->nr_sampled[si] && !pp->err; i++)
+			add_sample(pp, c, si, pp->sampled[si][i], nr_types);
 	flush_chunk(pp, c);
 	free(c->values);
 	free(c->locs);
@@ -611,6 +622,8 @@ static void pp_free(struct pp *pp)
 			free(pp->map_of_frame[i]);
 		if (pp->step_of_node)
 			free(pp->step_of_node[i]);
+		if (pp->sampled)
+			free(pp->sampled[i]);
 		if (pp->chain_of_frame)
 			free(pp->chain_of_frame[i]);
 		if (pp->comm_of_thread)
@@ -619,6 +632,8 @@ static void pp_free(struct pp *pp)
 	free(pp->fn_of_frame);
 	free(pp->map_of_frame);
 	free(pp->step_of_node);
+	free(pp->sampled);
+	free(pp->nr_sampled);
 	free(pp->chain_of_frame);
 	free(pp->comm_of_thread);
 	free(pp->chains);
@@ -670,10 +685,12 @@ int perfev_profile__write_pprof(FILE *f, const struct perfev_profile_write_opts 
 	pp->fn_of_frame = calloc(o.nr_series, sizeof(*pp->fn_of_frame));
 	pp->map_of_frame = calloc(o.nr_series, sizeof(*pp->map_of_frame));
 	pp->step_of_node = calloc(o.nr_series, sizeof(*pp->step_of_node));
+	pp->sampled = calloc(o.nr_series, sizeof(*pp->sampled));
+	pp->nr_sampled = calloc(o.nr_series, sizeof(*pp->nr_sampled));
 	pp->chain_of_frame = calloc(o.nr_series, sizeof(*pp->chain_of_frame));
 	pp->comm_of_thread = calloc(o.nr_series, sizeof(*pp->comm_of_thread));
 	/* Level 1, as Go's own profiles are written: large profiles stay quick to write. */
-	if (!pp->fn_of_frame || !pp->map_of_frame || !pp->step_of_node || !pp->chain_of_frame ||
+	if (!pp->fn_of_frame || !pp->map_of_frame || !pp->step_of_node || !pp->sampled || !pp->nr_sampled || !pp->chain_of_frame ||
 	    !pp->comm_of_thread || !(pp->gz = gzpipe_new(f))) {
 		pp_free(pp);
 		free(pp);
