@@ -49,6 +49,17 @@ struct pfunc {
 	int64_t name, system_name, filename, start_line;
 };
 
+/*
+ * A node's step up its stack: its location's chain, and the node above the
+ * frames that chain holds (NONE past the outermost frame).  Samples walk
+ * these 8 bytes a node, not the profile's nodes and frames: a stack's nodes
+ * lie all over the tree, and a walk of the big structures missed the cache
+ * at every step.
+ */
+struct step {
+	uint32_t chain, next;
+};
+
 struct pmap {
 	const struct perfev_dso *dso;
 	const struct perfev_map *map;
@@ -62,7 +73,10 @@ struct pp {
 	 * Per series: each frame's function and mapping ids, chain as a frame of
 	 * its own (NONE until made), thread's name; each node's chain.
 	 */
-	uint32_t **fn_of_frame, **map_of_frame, **chain_of_node, **chain_of_frame, **comm_of_thread;
+	uint32_t **fn_of_frame, **map_of_frame, **chain_of_frame, **comm_of_thread;
+	struct step **step_of_node;
+	uint32_t **sampled; /* per series: the nodes with samples of their own, in node order */
+	size_t *nr_sampled;
 	struct chain *chains;
 	size_t nr_chains, cap_chains;
 	struct idxhash chain_hash;
@@ -206,22 +220,26 @@ static uint32_t chain(struct pp *pp, uint32_t up, uint32_t frame, uint32_t serie
 	return c;
 }
 
-/* Frames, functions, mappings and each node's chain of series si. */
+/* Frames, functions, mappings and each node's step of series si. */
 static void index_series(struct pp *pp, size_t si)
 {
 	const struct perfev_profile *p = pp->o->series[si].profile;
 	size_t nf = perfev_profile__nr_frames(p), nn = perfev_profile__nr_nodes(p);
 	size_t nt = perfev_profile__nr_threads(p);
 	uint32_t *fn = calloc(nf + 1, sizeof(*fn)), *map = calloc(nf + 1, sizeof(*map));
-	uint32_t *ch = calloc(nn, sizeof(*ch)), *own = malloc((nf + 1) * sizeof(*own));
+	struct step *st = malloc((nn ? nn : 1) * sizeof(*st));
+	uint32_t *own = malloc((nf + 1) * sizeof(*own));
 	uint32_t *comm = calloc(nt + 1, sizeof(*comm));
+	uint8_t *inl = calloc(nf + 1, 1);
+	size_t cap = 0;
 
 	pp->fn_of_frame[si] = fn;
 	pp->map_of_frame[si] = map;
-	pp->chain_of_node[si] = ch;
+	pp->step_of_node[si] = st;
 	pp->chain_of_frame[si] = own;
 	pp->comm_of_thread[si] = comm;
-	if (!fn || !map || !ch || !own || !comm) {
+	if (!fn || !map || !st || !own || !comm || !inl) {
+		free(inl);
 		pp->err = -ENOMEM;
 		return;
 	}
@@ -229,27 +247,46 @@ static void index_series(struct pp *pp, size_t si)
 	for (size_t t = 0; t < nt; t++)
 		comm[t] = (uint32_t)str(pp, perfev_profile__thread(p, t)->comm);
 	for (size_t i = 0; i < nf && !pp->err; i++) {
-		fn[i] = function_of(pp, perfev_profile__frame(p, i));
-		map[i] = mapping_of(pp, perfev_profile__frame(p, i), perfev_profile__frame_map(p, i));
+		const struct perfev_profile_frame *f = perfev_profile__frame(p, i);
+
+		fn[i] = function_of(pp, f);
+		map[i] = mapping_of(pp, f, perfev_profile__frame_map(p, i));
+		inl[i] = f->inline_name != NULL;
 	}
+	if (nn)
+		st[0] = (struct step){ NONE, NONE };
+	/*
+	 * A node's parent comes before it: its step is known by then.  The one
+	 * pass over the nodes also lists the samples' nodes, for emit_samples.
+	 */
 	for (size_t i = 1; i < nn && !pp->err; i++) {
 		const struct perfev_profile_node *n = PNODE(p, i);
-		bool inlined;
+		const struct step *up = &st[n->parent];
 
-		if (n->frame == NONE)
+		if (n->self_samples) {
+			if (!array_grow((void **)&pp->sampled[si], &cap, pp->nr_sampled[si] + 1,
+					sizeof(*pp->sampled[si]))) {
+				pp->err = -ENOMEM;
+				break;
+			}
+			pp->sampled[si][pp->nr_sampled[si]++] = (uint32_t)i;
+		}
+
+		if (n->frame == NONE) {
+			st[i] = (struct step){ NONE, NONE };
 			continue;
+		}
 		/* An inlined function's frame continues the chain of the frame it follows. */
-		inlined = perfev_profile__frame(p, n->frame)->inline_name &&
-			  PNODE(p, n->parent)->frame != NONE;
-		if (inlined) {
-			ch[i] = chain(pp, ch[n->parent], n->frame, (uint32_t)si);
+		if (inl[n->frame] && up->chain != NONE) {
+			st[i] = (struct step){ chain(pp, up->chain, n->frame, (uint32_t)si), up->next };
 			continue;
 		}
 		/* A frame of its own is its own chain: no hashing for the common case. */
 		if (own[n->frame] == NONE)
 			own[n->frame] = new_chain(pp, NONE, n->frame, (uint32_t)si);
-		ch[i] = own[n->frame];
+		st[i] = (struct step){ own[n->frame], up->chain == NONE ? NONE : n->parent };
 	}
+	free(inl);
 }
 
 /* The location id of chain c, given one on first use. */
@@ -343,21 +380,18 @@ static void add_sample(struct pp *pp, struct chunk *c, size_t si, uint32_t node,
 	const struct perfev_profile *p = pp->o->series[si].profile;
 	const struct perfev_profile_node *n = PNODE(p, node);
 	const struct perfev_profile_thread *t = perfev_profile__thread(p, n->thread);
-	const uint32_t *ch = pp->chain_of_node[si];
+	const struct step *st = pp->step_of_node[si];
 	Sample *s = &c->s[c->nr];
 	int64_t *v = c->values + c->nr * nr_types;
 	size_t first = c->nr_locs;
 
 	*s = (Sample)PERFEV__PPROF__SAMPLE__INIT;
-	for (uint32_t a = node; a != NONE && PNODE(p, a)->frame != NONE;) {
+	for (uint32_t a = node; a != NONE && st[a].chain != NONE; a = st[a].next) {
 		if (!array_grow((void **)&c->locs, &c->cap_locs, c->nr_locs + 1, sizeof(*c->locs))) {
 			pp->err = -ENOMEM;
 			return;
 		}
-		c->locs[c->nr_locs++] = location(pp, ch[a]);
-		/* Up past the frames this location's chain holds. */
-		for (uint32_t k = ch[a]; k != NONE; k = pp->chains[k].up)
-			a = PNODE(p, a)->parent;
+		c->locs[c->nr_locs++] = location(pp, st[a].chain);
 	}
 	s->n_location_id = c->nr_locs - first;
 	memset(v, 0, nr_types * sizeof(*v));
@@ -392,13 +426,9 @@ static void emit_samples(struct pp *pp, size_t nr_types)
 		free(c);
 		return;
 	}
-	for (size_t si = 0; si < pp->o->nr_series && !pp->err; si++) {
-		const struct perfev_profile *p = pp->o->series[si].profile;
-
-		for (size_t i = 1; i < perfev_profile__nr_nodes(p) && !pp->err; i++)
-			if (PNODE(p, i)->self_samples)
-				add_sample(pp, c, si, (uint32_t)i, nr_types);
-	}
+	for (size_t si = 0; si < pp->o->nr_series && !pp->err; si++)
+		for (size_t i = 0; i < pp->nr_sampled[si] && !pp->err; i++)
+			add_sample(pp, c, si, pp->sampled[si][i], nr_types);
 	flush_chunk(pp, c);
 	free(c->values);
 	free(c->locs);
@@ -590,8 +620,10 @@ static void pp_free(struct pp *pp)
 			free(pp->fn_of_frame[i]);
 		if (pp->map_of_frame)
 			free(pp->map_of_frame[i]);
-		if (pp->chain_of_node)
-			free(pp->chain_of_node[i]);
+		if (pp->step_of_node)
+			free(pp->step_of_node[i]);
+		if (pp->sampled)
+			free(pp->sampled[i]);
 		if (pp->chain_of_frame)
 			free(pp->chain_of_frame[i]);
 		if (pp->comm_of_thread)
@@ -599,7 +631,9 @@ static void pp_free(struct pp *pp)
 	}
 	free(pp->fn_of_frame);
 	free(pp->map_of_frame);
-	free(pp->chain_of_node);
+	free(pp->step_of_node);
+	free(pp->sampled);
+	free(pp->nr_sampled);
 	free(pp->chain_of_frame);
 	free(pp->comm_of_thread);
 	free(pp->chains);
@@ -650,11 +684,13 @@ int perfev_profile__write_pprof(FILE *f, const struct perfev_profile_write_opts 
 	pp->o = &o;
 	pp->fn_of_frame = calloc(o.nr_series, sizeof(*pp->fn_of_frame));
 	pp->map_of_frame = calloc(o.nr_series, sizeof(*pp->map_of_frame));
-	pp->chain_of_node = calloc(o.nr_series, sizeof(*pp->chain_of_node));
+	pp->step_of_node = calloc(o.nr_series, sizeof(*pp->step_of_node));
+	pp->sampled = calloc(o.nr_series, sizeof(*pp->sampled));
+	pp->nr_sampled = calloc(o.nr_series, sizeof(*pp->nr_sampled));
 	pp->chain_of_frame = calloc(o.nr_series, sizeof(*pp->chain_of_frame));
 	pp->comm_of_thread = calloc(o.nr_series, sizeof(*pp->comm_of_thread));
 	/* Level 1, as Go's own profiles are written: large profiles stay quick to write. */
-	if (!pp->fn_of_frame || !pp->map_of_frame || !pp->chain_of_node || !pp->chain_of_frame ||
+	if (!pp->fn_of_frame || !pp->map_of_frame || !pp->step_of_node || !pp->sampled || !pp->nr_sampled || !pp->chain_of_frame ||
 	    !pp->comm_of_thread || !(pp->gz = gzpipe_new(f))) {
 		pp_free(pp);
 		free(pp);
