@@ -57,6 +57,13 @@ struct perfev_profile_opts {
 	 * the fact.
 	 */
 	bool times;
+	/*
+	 * As perf 6.1 reads DWARF-unwound stacks: each frame the unwinder
+	 * found (perfev_frame.unwound) becomes its inline chain, and the
+	 * sample's self weight stays on its ELF symbol (a frame marked
+	 * self_only ends such a stack).  Frames of other stacks stay as they are.
+	 */
+	bool unwound_inlines;
 	size_t :0;
 };
 
@@ -69,6 +76,13 @@ struct perfev_profile_frame {
 	const char *inline_name; /* an inlined function's name (sym is the one it is inlined into) */
 	struct perfev_srcline src; /* with opts.srcline; { NULL, 0 } when unknown */
 	bool kernel;
+	/*
+	 * With opts.unwound_inlines: the sample's ELF symbol after the inlined
+	 * functions it was taken in, there only to hold the sample's self
+	 * weight (perf's Self stays on the symbol); no frame of the stack, so
+	 * call graphs end at its parent.
+	 */
+	bool self_only;
 };
 
 struct perfev_profile_thread {

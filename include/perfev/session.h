@@ -131,6 +131,7 @@ PERFEV_API struct perfev_thread *perfev_session__find_thread(struct perfev_sessi
 struct perfev_frame {
 	uint64_t ip;  /* as sampled: the IP, then return addresses */
 	bool kernel;  /* a kernel address (the callchain's context, or the sample's cpumode) */
+	bool unwound; /* a user frame the DWARF unwinder found (from the sampled registers and stack) */
 	/*
 	 * What the frame is (its DSO and symbol, or its DSO and address when
 	 * unresolved, and kernel) numbered from 1 within the session: equal

@@ -152,6 +152,7 @@ enum {
 	OPT_NO_CHILDREN,
 	OPT_LIMIT,
 	OPT_INLINE,
+	OPT_NO_INLINE,
 	OPT_PERCENTAGE,
 	OPT_HEADER,
 	OPT_HEADER_ONLY,
@@ -200,7 +201,10 @@ static const struct opt report_table[] = {
 	  .help = "with filters, percentages of the whole file (absolute, the default) or of what the "
 		  "filters pass (relative)" },
 	OPT_GROUP(opt_off_cpu),
-	{ OPT_INLINE, "inline", .help = "show inlined functions as frames of their own" },
+	{ OPT_INLINE, "inline", .help = "show inlined functions as frames of their own in every stack" },
+	{ OPT_NO_INLINE, "no-inline",
+	  .help = "DWARF-unwound stacks without the functions inlined at their frames (which perf "
+		  "and perfev add by default)" },
 	OPT_GROUP(opt_frames),
 	OPT_GROUP(opt_verbosity),
 	OPT_HELP('q', "no warnings or progress"),
@@ -240,6 +244,9 @@ static bool set_option(void *ctx, int key, const char *arg)
 		return true;
 	case OPT_INLINE:
 		o->inlines = true;
+		return true;
+	case OPT_NO_INLINE:
+		o->no_inline = true;
 		return true;
 	case 'n':
 		o->show_nr = true;
@@ -406,7 +413,8 @@ static void set_defaults(struct report_state *st)
 static struct perfev_profile *new_profile(const struct report_opts *o)
 {
 	struct perfev_profile_opts po = { .sz = sizeof(po), .inlines = o->inlines, .background = true,
-					  .times = o->trace };
+					  .times = o->trace,
+					  .unwound_inlines = !o->no_inline && !o->inlines };
 	bool need[NR_KEYS] = { false };
 
 	for (int i = 0; i < o->nr_keys; i++)

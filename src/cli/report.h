@@ -73,6 +73,7 @@ struct report_opts {
 	const char *time;    /* --time as given, for the header */
 	bool keys_given;     /* -s or -F named the keys */
 	bool inlines;
+	bool no_inline; /* --no-inline: DWARF-unwound frames without their inlined functions */
 	bool quiet;
 	bool verbose; /* -v: also the time each phase took */
 	bool stats_only;

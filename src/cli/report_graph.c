@@ -107,7 +107,18 @@ static const char *fname(struct gctx *g, uint32_t frame, char *buf, size_t size)
 		snprintf(buf, size, "%#" PRIx64, f->addr);
 		return buf;
 	}
+	if (f->inline_name) {
+		/* As perf's graphs name an inlined function. */
+		snprintf(buf, size, "%s (inlined)", f->inline_name);
+		return buf;
+	}
 	return perfev_profile_frame__name(f, buf, size);
+}
+
+/* A frame that only holds a sample's self weight under its inlined functions: drawn as none. */
+static bool self_only(const struct perfev_profile *p, uint32_t node)
+{
+	return perfev_profile__frame(p, perfev_profile__node(p, node)->frame)->self_only;
 }
 
 static double pct(const struct gctx *g, uint64_t w)
@@ -219,10 +230,17 @@ static bool outermost(const struct perfev_profile *p, const struct perfev_profil
 	return true;
 }
 
-/* The frames from the thread's outermost caller down to node, into g->path; their number. */
+/*
+ * The frames from the thread's outermost caller down to node, into g->path;
+ * their number.  A self_only node's stack ends at its parent.
+ */
 static size_t path_to(struct gctx *g, uint32_t node)
 {
-	size_t d = perfev_profile__node(g->p, node)->depth, n;
+	size_t d, n;
+
+	if (self_only(g->p, node))
+		node = perfev_profile__node(g->p, node)->parent;
+	d = perfev_profile__node(g->p, node)->depth;
 
 	if (d < 2 || !path_room(g, d))
 		return 0;
@@ -278,8 +296,15 @@ static uint64_t merge_below(struct gctx *g, const struct perfev_profile_table *t
 	     v = perfev_profile__node(g->p, v)->next_sibling) {
 		const struct perfev_profile_node *n = perfev_profile__node(g->p, v);
 		uint64_t own = perfev_profile_table__node_entry(t, v) == idx ? 0 : n->self, w;
-		uint32_t k = child_of(&g->c, cn, n->frame);
+		uint32_t k;
 
+		if (self_only(g->p, v)) {
+			/* Its samples ended in the frame above it. */
+			g->c.n[cn].ends += own;
+			sum += own;
+			continue;
+		}
+		k = child_of(&g->c, cn, n->frame);
 		if (k == NONE)
 			return sum;
 		w = own + merge_below(g, t, idx, v, k, depth + 1);
@@ -344,6 +369,15 @@ static void add_children_chains(struct gctx *g, const struct perfev_profile_tabl
 	}
 	if (!outermost(g->p, t, node, idx))
 		return;
+	if (self_only(g->p, node)) {
+		/* Its own samples are all it holds (drawn above, callers first). */
+		if (!g->o->caller) {
+			len = path_to(g, node);
+			reverse(g->path, len);
+			chain_add(&g->c, g->path, len, n->self, true);
+		}
+		return;
+	}
 	if (g->o->caller) {
 		uint32_t k = child_of(&g->c, 0, n->frame);
 		uint64_t w = k == NONE ? 0 : merge_below(g, t, idx, node, k, 0);

@@ -470,8 +470,12 @@ static void column_widths(struct layout *l, const struct report_row *rows, size_
 			*w = *w < 12 * l->members ? 12 * l->members : *w;
 		if (l->cols[c] < NR_KEYS)
 			for (size_t i = 0; i < n; i++) {
-				size_t tw = strlen(rows[i].text[l->cols[c]]);
+				const char *t = rows[i].text[l->cols[c]];
+				size_t tw = strlen(t);
 
+				/* perf sizes the column by the symbol's name, without " (inlined)". */
+				if (l->cols[c] == KEY_SYM && tw > 10 && !strcmp(t + tw - 10, " (inlined)"))
+					tw -= 10;
 				if (tw > *w)
 					*w = tw;
 			}

@@ -99,7 +99,8 @@ static bool add_callees(struct tui_graph *g, const struct perfev_profile *p, uin
 			const struct perfev_profile_node *n = perfev_profile__node(p, c);
 			uint32_t k;
 
-			if (!n->total)
+			/* A self_only mark holds its parent's samples: no frame to draw. */
+			if (!n->total || perfev_profile__frame(p, n->frame)->self_only)
 				continue;
 			k = child(g, top.gnode, n->frame);
 			if (k == TUI_NONE)

@@ -238,3 +238,24 @@ for f in "$PERFEV_CACHE_DIR"/symbols-v1/*-elf-*; do mv "$f" "$(dirname "$f")/000
 "$PERFEV" report -v -i "$TMP/p_fp.data" --stdio >"$TMP/sc6.txt" 2>"$TMP/sc6.err"
 check "tables named for another build of perfev are not read" \
 	sh -c "! grep -q 'symbols from .*-elf-' '$TMP/sc6.err' && cmp -s '$TMP/sc1.txt' '$TMP/sc6.txt'"
+
+# ---- inlined functions in DWARF-unwound stacks, as perf 6.1 reports them ----
+PX=$BUILD_DIR/tests/parity/parity_cxx
+if [ -x "$PX" ] && "$PERFEV" record -q --call-graph dwarf -F 997 -o "$TMP/dw.data" -- "$PX" 10 >/dev/null 2>&1; then
+	"$PERFEV" report -i "$TMP/dw.data" --stdio >"$TMP/dw.txt" 2>&1
+	mix=$(awk '/\[\.\] mix \(inlined\)$/ { print $1, $2; exit }' "$TMP/dw.txt")
+	hash=$(awk '/\[\.\] lib_hash$/ { print $1, $2; exit }' "$TMP/dw.txt")
+	check "a function inlined at unwound frames is a row of its own, Self 0 (mix: $mix)" \
+		sh -c "[ -n '$mix' ] && [ '${mix#* }' = 0.00% ]"
+	check "... and the symbol it is inlined in keeps the Self of its samples (lib_hash: $hash, mix: $mix)" \
+		awk -v h="${hash#* }" -v m="${mix%% *}" 'BEGIN { exit !(h + 0 >= m + 0 && m + 0 > 0) }'
+	check "... named NAME (inlined) in the call graphs too" grep -q '^ .*--mix (inlined)$\|^ *mix (inlined)$' "$TMP/dw.txt"
+	"$PERFEV" report -i "$TMP/dw.data" --stdio --no-inline >"$TMP/dwn.txt" 2>&1
+	check "--no-inline: no inlined functions" sh -c "grep -q 'lib_hash' '$TMP/dwn.txt' && ! grep -q '(inlined)' '$TMP/dwn.txt'"
+	"$PERFEV" record -q -g -F 997 -o "$TMP/fpi.data" -- "$PX" 10 >/dev/null 2>&1
+	"$PERFEV" report -i "$TMP/fpi.data" --stdio >"$TMP/fpi.txt" 2>&1
+	check "frame-pointer stacks are not expanded (as perf)" \
+		sh -c "grep -q 'lib_hash' '$TMP/fpi.txt' && ! grep -q '(inlined)' '$TMP/fpi.txt'"
+else
+	not_ok "a DWARF recording of $PX" "build the tests (make tests) and check perf_event_open"
+fi

@@ -86,7 +86,8 @@ static bool frame_eq(const void *ctx, uint32_t idx)
 	const struct perfev_profile_frame *a = &k->p->frames[idx], *b = k->f;
 
 	return a->dso == b->dso && a->sym == b->sym && a->addr == b->addr &&
-	       a->kernel == b->kernel && str_eq(a->inline_name, b->inline_name) &&
+	       a->kernel == b->kernel && a->self_only == b->self_only &&
+	       str_eq(a->inline_name, b->inline_name) &&
 	       a->src.line == b->src.line && str_eq(a->src.file, b->src.file);
 }
 
@@ -94,7 +95,8 @@ static uint64_t frame_hash(const struct perfev_profile_frame *f)
 {
 	uint64_t h = hash_mix((uintptr_t)f->dso, (uintptr_t)f->sym);
 
-	h = hash_mix(h, f->addr ^ ((uint64_t)f->kernel << 63) ^ f->src.line);
+	h = hash_mix(h, f->addr ^ ((uint64_t)f->kernel << 63) ^ ((uint64_t)f->self_only << 62) ^
+			       f->src.line);
 	if (f->inline_name)
 		h = hash_mix(h, hash_str(f->inline_name));
 	return h;
@@ -171,12 +173,67 @@ static bool push(struct perfev_profile *p, size_t *n, int64_t frame)
 }
 
 /*
+ * A DWARF-unwound frame's path entries as perf 6.1 makes them (its
+ * append_inlines()): the functions inlined at the address, outermost first,
+ * each "NAME (inlined)" in its symbol; the symbol itself first only when
+ * DWARF names the outermost function as the symbol is named (a clone such
+ * as foo.constprop.0 shows only as foo, inlined).  The sample's own frame
+ * (leaf) ends in the symbol marked self_only, which takes the sample's self
+ * weight: perf keeps Self on the ELF symbol.  0: no inline chain there (the
+ * frame goes in as usual); -1: out of memory.
+ */
+static int add_unwound(struct perfev_profile *p, size_t *n, const struct perfev_frame *fr,
+		       bool leaf)
+{
+	struct perfev_inline_frame in[MAX_INLINES];
+	struct perfev_profile_frame f = { .dso = fr->dso, .sym = fr->sym };
+	int k, j;
+
+	if (fr->kernel || !fr->dso || !fr->sym)
+		return 0;
+	k = perfev_dso__inline_frames(fr->dso, fr->addr, in, MAX_INLINES);
+	if (k <= 0)
+		return 0;
+	if (k > MAX_INLINES)
+		k = MAX_INLINES;
+	j = k - 1;
+	if (!strcmp(in[j].name, fr->sym->name)) {
+		if (!j)
+			return 0;
+		if (!push(p, n, intern_frame(p, &f)))
+			return -1;
+		j--;
+	}
+	for (; j >= 0; j--) {
+		struct perfev_profile_frame g = f;
+
+		g.inline_name = in[j].name;
+		if (!push(p, n, intern_frame(p, &g)))
+			return -1;
+	}
+	if (leaf) {
+		f.self_only = true;
+		if (!push(p, n, intern_frame(p, &f)))
+			return -1;
+	}
+	return 1;
+}
+
+/*
  * Appends one sampled frame's path entries (outermost first: the symbol, then
  * what is inlined in it).  by_id: fr->id numbers frames in p's id space.
+ * leaf: the frame the sample was taken in.
  */
-static bool add_frame(struct perfev_profile *p, size_t *n, const struct perfev_frame *fr, bool by_id)
+static bool add_frame(struct perfev_profile *p, size_t *n, const struct perfev_frame *fr, bool by_id,
+		      bool leaf)
 {
 	p->cur_map = fr->map;
+	if (p->opts.unwound_inlines && fr->unwound && !p->opts.srcline) {
+		int r = add_unwound(p, n, fr, leaf);
+
+		if (r)
+			return r > 0;
+	}
 	/* The common case first: a frame seen before, by its session id. */
 	if (by_id && fr->id && !p->opts.srcline && !p->opts.inlines && fr->id < p->cap_ids &&
 	    p->frame_of_id[fr->id])
@@ -284,7 +341,7 @@ int perfev_profile__add_at(struct perfev_profile *p, const struct perfev_thread 
 	bool by_id = t && t->id_space == p->id_space;
 
 	for (size_t i = nr; i-- > 0;)
-		if (!add_frame(p, &n, &frames[i], by_id))
+		if (!add_frame(p, &n, &frames[i], by_id, i == 0))
 			return set_error(ENOMEM, "profile: out of memory");
 	if (p->bg)
 		return profile_bg_add(p, th, p->path, n, weight, time);

@@ -132,6 +132,7 @@ struct perfev_profile *perfev_profile__zoom(const struct perfev_profile *p,
 		return set_error_ptr(EINVAL, "profile: zoom into frame %u of %zu", o.frame, p->nr_frames);
 	po.srcline = p->opts.srcline;
 	po.inlines = p->opts.inlines;
+	po.unwound_inlines = p->opts.unwound_inlines;
 	po.merge_threads = p->opts.merge_threads;
 	po.merge_pids = p->opts.merge_pids;
 	z.q = perfev_profile__new(&po);

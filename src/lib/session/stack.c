@@ -79,6 +79,7 @@ static void resolve_slow(struct perfev_session *s, struct perfev_thread *t, stru
 
 	f->ip = ip;
 	f->kernel = kernel;
+	f->unwound = false;
 	f->id = 0;
 	f->map = NULL;
 	f->dso = NULL;
@@ -200,9 +201,11 @@ static size_t unwind_user(struct perfev_session *s, struct perfev_thread *t,
 	 * gives it (the call instruction's last byte): looked up as it is, and
 	 * shown so.
 	 */
-	for (int i = 0; i < got; i++)
+	for (int i = 0; i < got; i++) {
 		resolve(s, t, &s->frames[n + i], i > 0 && s->ips[i] ? s->ips[i] - 1 : s->ips[i],
 			false, false);
+		s->frames[n + i].unwound = true;
+	}
 	return n + got;
 }
 
