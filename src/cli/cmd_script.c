@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "cli.h"
 #include "opt.h"
@@ -488,6 +489,12 @@ int cmd_script(int argc, char **argv)
 	const char *input;
 	int ret, err;
 
+	/*
+	 * Into a file or pipe, a sample's text goes out in big blocks: with
+	 * stdio's 4 KB buffer, every deep call chain cost a write(2) or two.
+	 */
+	if (!isatty(STDOUT_FILENO))
+		setvbuf(stdout, NULL, _IOFBF, 256 * 1024);
 	if (!opt_parse(&script_cmd, argc, argv, &a, &st, &ret))
 		goto out;
 	ret = 1;
