@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "cli.h"
 #include "opt.h"
@@ -109,6 +110,9 @@ struct script_state {
 	bool ns; /* --ns: times to the nanosecond */
 	bool no_inline; /* --no-inline: DWARF frames without their inlined functions */
 	struct obuf ob;
+	/* Each frame id's symbol name length + 1 (0: not yet known). */
+	uint32_t *sym_lens;
+	size_t cap_lens;
 };
 
 static bool ob_room(struct obuf *b, size_t n)
@@ -236,33 +240,144 @@ static uint64_t chain_ip(const struct perfev_frame *f)
 	return f->ip - f->map->start + f->map->pgoff;
 }
 
-static void print_location(struct script_state *st, unsigned fields, const struct perfev_frame *f)
+/* The length of the name of f's symbol, remembered by the frame's id: long C++ names recur. */
+static size_t sym_len(struct script_state *st, const struct perfev_frame *f)
 {
-	struct obuf *o = &st->ob;
+	size_t n;
 
+	if (!f->id)
+		return strlen(f->sym->name);
+	if (f->id < st->cap_lens && st->sym_lens[f->id])
+		return st->sym_lens[f->id] - 1;
+	n = strlen(f->sym->name);
+	if (f->id >= st->cap_lens && n < UINT32_MAX) {
+		size_t cap = st->cap_lens ? st->cap_lens : 4096;
+		uint32_t *l;
+
+		while (cap <= f->id)
+			cap *= 2;
+		l = realloc(st->sym_lens, cap * sizeof(*l));
+		if (!l)
+			return n;
+		memset(l + st->cap_lens, 0, (cap - st->cap_lens) * sizeof(*l));
+		st->sym_lens = l;
+		st->cap_lens = cap;
+	}
+	if (n < UINT32_MAX)
+		st->sym_lens[f->id] = (uint32_t)n + 1;
+	return n;
+}
+
+#define PUT_LIT(w, s) (memcpy((w), (s), sizeof(s) - 1), (w) += sizeof(s) - 1)
+
+/* The hex digits of v. */
+static unsigned hex_digits(uint64_t v)
+{
+	return v ? (unsigned)(64 - __builtin_clzll(v) + 3) / 4 : 1;
+}
+
+/* v in hex at w, two digits a step; past its end. */
+static char *put_hex(char *w, uint64_t v)
+{
+	static const char pairs[513] =
+		"000102030405060708090a0b0c0d0e0f101112131415161718191a1b1c1d1e1f"
+		"202122232425262728292a2b2c2d2e2f303132333435363738393a3b3c3d3e3f"
+		"404142434445464748494a4b4c4d4e4f505152535455565758595a5b5c5d5e5f"
+		"606162636465666768696a6b6c6d6e6f707172737475767778797a7b7c7d7e7f"
+		"808182838485868788898a8b8c8d8e8f909192939495969798999a9b9c9d9e9f"
+		"a0a1a2a3a4a5a6a7a8a9aaabacadaeafb0b1b2b3b4b5b6b7b8b9babbbcbdbebf"
+		"c0c1c2c3c4c5c6c7c8c9cacbcccdcecfd0d1d2d3d4d5d6d7d8d9dadbdcdddedf"
+		"e0e1e2e3e4e5e6e7e8e9eaebecedeeeff0f1f2f3f4f5f6f7f8f9fafbfcfdfeff";
+	char *e = w + hex_digits(v), *p = e;
+
+	while (p - w >= 2) {
+		p -= 2;
+		memcpy(p, &pairs[(v & 0xff) * 2], 2);
+		v >>= 8;
+	}
+	if (p > w)
+		*--p = "0123456789abcdef"[v & 15];
+	return e;
+}
+
+/* What a frame's location may take beyond its names' lengths: literals, "+0x", 16 digits, "\n". */
+#define LOCATION_ROOM 64
+
+/* The names f's location shows as fields ask (NULL, or with their lengths). */
+static void location_names(struct script_state *st, unsigned fields, const struct perfev_frame *f,
+			   size_t *nl, const char **dso, size_t *dl)
+{
+	*nl = (fields & F_SYM) && f->sym ? sym_len(st, f) : 0;
+	*dso = (fields & F_DSO) && !f->kernel && f->map ? f->map->filename : NULL;
+	*dl = *dso ? strlen(*dso) : 0;
+}
+
+/* A frame's " sym+0xOFF (dso)" as fields ask, at w (its room reserved); past its end. */
+static char *put_location(unsigned fields, const struct perfev_frame *f, size_t nl,
+			  const char *dso, size_t dl, char *w)
+{
 	if (fields & F_SYM) {
 		if (f->sym) {
-			ob_chr(o, ' ');
-			ob_str(o, f->sym->name);
+			*w++ = ' ';
+			memcpy(w, f->sym->name, nl);
+			w += nl;
 			if (fields & F_SYMOFF) {
-				ob_str(o, "+0x");
-				ob_hex(o, dso_ip(f) - f->sym->start, 0);
+				PUT_LIT(w, "+0x");
+				w = put_hex(w, dso_ip(f) - f->sym->start);
 			}
 		} else {
-			ob_str(o, " " PERFEV_UNKNOWN_NAME);
+			PUT_LIT(w, " " PERFEV_UNKNOWN_NAME);
 		}
 	}
 	if (fields & F_DSO) {
 		if (f->kernel) {
-			ob_str(o, " (" PERFEV_KERNEL_DSO_NAME ")");
-		} else if (f->map) {
-			ob_str(o, " (");
-			ob_str(o, f->map->filename);
-			ob_chr(o, ')');
+			PUT_LIT(w, " (" PERFEV_KERNEL_DSO_NAME ")");
+		} else if (dso) {
+			PUT_LIT(w, " (");
+			memcpy(w, dso, dl);
+			w += dl;
+			*w++ = ')';
 		} else {
-			ob_str(o, " (" PERFEV_UNKNOWN_NAME ")");
+			PUT_LIT(w, " (" PERFEV_UNKNOWN_NAME ")");
 		}
 	}
+	return w;
+}
+
+static void print_location(struct script_state *st, unsigned fields, const struct perfev_frame *f)
+{
+	struct obuf *o = &st->ob;
+	const char *dso;
+	size_t nl, dl;
+
+	location_names(st, fields, f, &nl, &dso, &dl);
+	if (ob_room(o, nl + dl + LOCATION_ROOM))
+		o->len = (size_t)(put_location(fields, f, nl, dso, dl, o->p + o->len) - o->p);
+}
+
+/*
+ * One frame of a call chain, "\t%16" PRIx64 ", its location, "\n": most of
+ * script's output, so its room is reserved once and the text written in place.
+ */
+static void print_chain_frame(struct script_state *st, unsigned fields, const struct perfev_frame *f)
+{
+	struct obuf *o = &st->ob;
+	const char *dso;
+	size_t nl, dl;
+	uint64_t ip = chain_ip(f);
+	unsigned digits = hex_digits(ip);
+	char *w;
+
+	location_names(st, fields, f, &nl, &dso, &dl);
+	if (!ob_room(o, 17 + nl + dl + LOCATION_ROOM))
+		return;
+	w = o->p + o->len;
+	/* Right-aligned in 16 columns. */
+	memcpy(w, "\t                ", 17);
+	w = put_hex(w + 17 - digits, ip);
+	w = put_location(fields, f, nl, dso, dl, w);
+	*w++ = '\n';
+	o->len = (size_t)(w - o->p);
 }
 
 /*
@@ -411,10 +526,7 @@ static int on_sample(void *ctx, const struct perfev_session_sample *ss)
 			/* perf expands the frames it unwound itself (DWARF), not the kernel's chains. */
 			if (dwarf && !st->no_inline && print_inlined(st, f, &ss->frames[i]))
 				continue;
-			ob_chr(o, '\t');
-			ob_hex(o, chain_ip(&ss->frames[i]), 16);
-			print_location(st, f, &ss->frames[i]);
-			ob_chr(o, '\n');
+			print_chain_frame(st, f, &ss->frames[i]);
 		}
 		ob_chr(o, '\n');
 	} else if ((f & (F_IP | F_SYM | F_DSO)) && ss->nr_frames) {
@@ -488,6 +600,12 @@ int cmd_script(int argc, char **argv)
 	const char *input;
 	int ret, err;
 
+	/*
+	 * Into a file or pipe, a sample's text goes out in big blocks: with
+	 * stdio's 4 KB buffer, every deep call chain cost a write(2) or two.
+	 */
+	if (!isatty(STDOUT_FILENO))
+		setvbuf(stdout, NULL, _IOFBF, 256 * 1024);
 	if (!opt_parse(&script_cmd, argc, argv, &a, &st, &ret))
 		goto out;
 	ret = 1;
@@ -522,6 +640,7 @@ out:
 	perfev_symbolizer__delete(sy);
 	trace_text_delete(st.tt);
 	free(st.ob.p);
+	free(st.sym_lens);
 	cli_args__free(&a);
 	return ret;
 }

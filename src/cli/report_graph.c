@@ -15,17 +15,58 @@
 struct cnode {
 	uint32_t frame;
 	uint32_t first_child, next_sibling;
+	uint32_t parent;
 	uint64_t weight;
 	uint64_t ends; /* weight of chains ending here */
 };
 
+/*
+ * The merged chains.  A node's child for a frame is found through a hash of
+ * (parent, frame): an entry high in the stacks (main, a dispatcher) has
+ * hundreds of callees, and its subtree is merged from every caller.
+ */
 struct chains {
 	struct cnode *n;
 	size_t nr, cap;
+	uint32_t *slots; /* node + 1; 0: empty */
+	size_t cap_slots; /* a power of two, at most half full */
 	bool nomem;
 };
 
 #define NONE PERFEV_PROFILE_NONE
+
+static size_t slot_of(const struct chains *c, uint32_t parent, uint32_t frame)
+{
+	uint64_t h = ((uint64_t)parent << 32 | frame) * 0x9e3779b97f4a7c15ull;
+
+	return (size_t)(h >> 32) & (c->cap_slots - 1);
+}
+
+static bool slots_grow(struct chains *c)
+{
+	size_t cap = c->cap_slots ? c->cap_slots * 2 : 256;
+	uint32_t *old = c->slots;
+	size_t old_cap = c->cap_slots;
+
+	c->slots = calloc(cap, sizeof(*c->slots));
+	if (!c->slots) {
+		c->slots = old;
+		return false;
+	}
+	c->cap_slots = cap;
+	for (size_t i = 0; i < old_cap; i++) {
+		size_t j;
+
+		if (!old[i])
+			continue;
+		for (j = slot_of(c, c->n[old[i] - 1].parent, c->n[old[i] - 1].frame); c->slots[j];
+		     j = (j + 1) & (cap - 1))
+			;
+		c->slots[j] = old[i];
+	}
+	free(old);
+	return true;
+}
 
 static uint32_t cnode_new(struct chains *c, uint32_t frame)
 {
@@ -40,8 +81,34 @@ static uint32_t cnode_new(struct chains *c, uint32_t frame)
 		c->n = n;
 		c->cap = cap;
 	}
-	c->n[c->nr] = (struct cnode){ .frame = frame, .first_child = NONE, .next_sibling = NONE };
+	c->n[c->nr] = (struct cnode){ .frame = frame, .first_child = NONE, .next_sibling = NONE,
+				      .parent = NONE };
 	return c->nr++;
+}
+
+/* The child of chain node parent for frame, made when missing; NONE when out of memory. */
+static uint32_t child_of(struct chains *c, uint32_t parent, uint32_t frame)
+{
+	uint32_t k;
+	size_t j;
+
+	if ((c->nr + 1) * 2 > c->cap_slots && !slots_grow(c)) {
+		c->nomem = true;
+		return NONE;
+	}
+	for (j = slot_of(c, parent, frame); c->slots[j]; j = (j + 1) & (c->cap_slots - 1)) {
+		k = c->slots[j] - 1;
+		if (c->n[k].parent == parent && c->n[k].frame == frame)
+			return k;
+	}
+	k = cnode_new(c, frame);
+	if (k == NONE)
+		return NONE;
+	c->slots[j] = k + 1;
+	c->n[k].parent = parent;
+	c->n[k].next_sibling = c->n[parent].first_child;
+	c->n[parent].first_child = k;
+	return k;
 }
 
 static void chain_add(struct chains *c, const uint32_t *frames, size_t nr, uint64_t w, bool ends)
@@ -52,18 +119,10 @@ static void chain_add(struct chains *c, const uint32_t *frames, size_t nr, uint6
 		return;
 	c->n[0].weight += w;
 	for (size_t i = 0; i < nr; i++) {
-		uint32_t k;
+		uint32_t k = child_of(c, cur, frames[i]);
 
-		for (k = c->n[cur].first_child; k != NONE; k = c->n[k].next_sibling)
-			if (c->n[k].frame == frames[i])
-				break;
-		if (k == NONE) {
-			k = cnode_new(c, frames[i]);
-			if (k == NONE)
-				return;
-			c->n[k].next_sibling = c->n[cur].first_child;
-			c->n[cur].first_child = k;
-		}
+		if (k == NONE)
+			return;
 		c->n[k].weight += w;
 		cur = k;
 	}
@@ -261,22 +320,6 @@ static void reverse(uint32_t *a, size_t n)
 	}
 }
 
-/* The child of chain node c for frame, made when missing; NONE when out of memory. */
-static uint32_t child_of(struct chains *c, uint32_t parent, uint32_t frame)
-{
-	uint32_t k;
-
-	for (k = c->n[parent].first_child; k != NONE; k = c->n[k].next_sibling)
-		if (c->n[k].frame == frame)
-			return k;
-	k = cnode_new(c, frame);
-	if (k == NONE)
-		return NONE;
-	c->n[k].next_sibling = c->n[parent].first_child;
-	c->n[parent].first_child = k;
-	return k;
-}
-
 /*
  * Merges the profile's subtree below node into chain node cn (children mode,
  * caller order: the stacks through the entry, from it down to where each
@@ -454,6 +497,7 @@ void report_graph_print(FILE *f, const struct perfev_profile *p,
 	if (!g.c.nomem && g.c.n[0].first_child)
 		print_chains(&g);
 	free(g.c.n);
+	free(g.c.slots);
 	free(g.path);
 }
 
@@ -473,5 +517,6 @@ void report_graph_print_nodes(FILE *f, const struct perfev_profile *p, const uin
 	if (!g.c.nomem && g.c.n[0].first_child)
 		print_chains(&g);
 	free(g.c.n);
+	free(g.c.slots);
 	free(g.path);
 }
