@@ -25,10 +25,10 @@ command -v clang >/dev/null || { echo "bench_export: clang missing; run scripts/
 
 DATA=${BENCH_DATA:-$OUT/cc.data}
 if [ -z "${BENCH_DATA:-}" ]; then
-	perf record -q -g -e cpu-clock -c 50000 -o "$DATA" -- sh -c "
-		cd '$ROOT' && end=\$((\$(date +%s) + ${SECS:-10})) && while [ \$(date +%s) -lt \$end ]; do
-			ls src/lib/*/*.c | xargs -P 2 -n 1 clang -O2 -g -Iinclude -Isrc/lib -I'$GENDIR' -D_GNU_SOURCE -c -o /dev/null
-		done" >/dev/null 2>&1
+	# clang_recording.sh checks the time before each file: a busy machine does not run a whole
+	# pass over the sources past SECS (that made 2 million samples and a damaged file once).
+	. "$ROOT/bench/clang_recording.sh"
+	SECS=${SECS:-10} record_clang "$DATA"
 fi
 samples=$(perf report -D -i "$DATA" 2>/dev/null | awk '/^ *SAMPLE events:/ { print $3; exit }')
 mb=$(du -m "$DATA" | cut -f1)
