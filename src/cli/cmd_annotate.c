@@ -151,6 +151,9 @@ struct annotate_state {
 	char **msgs[2];
 	size_t nr_msgs[2];
 	struct perfev_sample_filter *filter; /* NULL: none */
+	/* Functions named: by frame id, whether its symbol is one of them (0 not yet, 1 no, 2 yes). */
+	uint8_t *wanted;
+	size_t wanted_cap;
 };
 
 enum { MSG_WARNING, MSG_ERROR };
@@ -204,12 +207,46 @@ static void write_msgs(struct annotate_state *st, int kind)
 	st->nr_msgs[kind] = 0;
 }
 
+static bool named(const struct annotate_opts *o, const struct perfev_symbol *sym);
+
+/* Whether the function of f, which has a symbol, is one of those named (remembered by frame id). */
+static bool wanted(struct annotate_state *st, const struct perfev_frame *f)
+{
+	if (!f->id)
+		return named(st->o, f->sym);
+	if (f->id >= st->wanted_cap) {
+		size_t cap = st->wanted_cap ? st->wanted_cap : 4096;
+		uint8_t *n;
+
+		while (cap <= f->id)
+			cap *= 2;
+		n = realloc(st->wanted, cap);
+		if (!n)
+			return named(st->o, f->sym);
+		memset(n + st->wanted_cap, 0, cap - st->wanted_cap);
+		st->wanted = n;
+		st->wanted_cap = cap;
+	}
+	if (!st->wanted[f->id])
+		st->wanted[f->id] = named(st->o, f->sym) ? 2 : 1;
+	return st->wanted[f->id] == 2;
+}
+
 static int on_sample(void *ctx, const struct perfev_session_sample *ss)
 {
 	struct annotate_state *st = ctx;
+	const struct perfev_frame *f = ss->nr_frames ? &ss->frames[0] : NULL;
 
 	if (ss->evsel < 0)
 		return 0;
+	/*
+	 * With functions named, a sample in another function counts only to its
+	 * event's total (the global percentages): most samples then add nothing
+	 * to the histogram, to sort or to keep.  Samples in no function stay,
+	 * to say why a file could not be annotated.
+	 */
+	if (st->o->nr_symbols && f && f->sym && !wanted(st, f))
+		return perfev_annotate_hist__add_addr(st->h, ss->evsel, NULL, NULL, 0, ss->period);
 	return perfev_annotate_hist__add(st->h, ss);
 }
 
@@ -476,6 +513,7 @@ out:
 	perfev_annotate_hist__delete(st.h);
 	perfev_sources__delete(st.out.sources);
 	annotate_out__free(&st.out);
+	free(st.wanted);
 	cli_args__free(&a);
 	return ret;
 }

@@ -4,6 +4,8 @@
  * files); damaged, truncated, foreign or stale cache files are not used
  * (the file is read again and the cache rewritten); a stripped file whose
  * table came from .dynsym is read again once its debug file appears.
+ * DWARF with compressed sections is kept decompressed beside the tables:
+ * the copy answers exactly as the file, and a damaged copy is not used.
  */
 #include <stdarg.h>
 #include <stddef.h>
@@ -315,6 +317,94 @@ static void test_kernel(void **state)
 	perfev_symbolizer__delete(r);
 }
 
+/* Every source line and inline chain of d's functions, one text (the lines of the inline binary). */
+static char *dwarf_answers(struct perfev_dso *d)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+
+	assert_non_null(f);
+	for (size_t i = 0; i < d->nsyms; i++)
+		for (uint64_t a = d->syms[i].start; a < d->syms[i].start + d->syms[i].size; a++) {
+			struct perfev_inline_frame fr[8];
+			struct perfev_srcline sl;
+			int n = perfev_dso__inline_frames(d, a, fr, 8);
+
+			if (!perfev_dso__srcline(d, a, &sl))
+				fprintf(f, "%llx %s:%u\n", (unsigned long long)a, sl.file, sl.line);
+			for (int k = 0; k < n && k < 8; k++)
+				fprintf(f, "  %s %s:%u\n", fr[k].name, fr[k].where.file ? fr[k].where.file : "",
+					fr[k].where.line);
+		}
+	fclose(f);
+	return buf;
+}
+
+/* The dwarf-* copy in cache (asserted there when want). */
+static bool dwarf_copy(char *out, size_t size, const char *cache)
+{
+	char cmd[1200];
+	FILE *f;
+
+	snprintf(cmd, sizeof(cmd), "ls -d '%s'/symbols-v1/*-dwarf-* 2>/dev/null", cache);
+	f = popen(cmd, "r");
+	assert_non_null(f);
+	if (!fgets(out, (int)size, f))
+		out[0] = 0;
+	pclose(f);
+	out[strcspn(out, "\n")] = 0;
+	return out[0] != 0;
+}
+
+static void test_dwarf_decompressed(void **state)
+{
+	char cache[512], elf[1200], copy[1200];
+	char *want, *got;
+	struct perfev_symbolizer *sy;
+	(void)state;
+
+	snprintf(cache, sizeof(cache), "%s/dw", tmp);
+	snprintf(elf, sizeof(elf), "%s/inline-z", tmp);
+	sh("objcopy --compress-debug-sections=zlib-gabi '%s/inline' '%s'", symtest, elf);
+	sh("readelf -S -W '%s' | grep -q 'debug_info.* C '", elf); /* compressed indeed */
+	sy = new_sy(NULL, "/nonexistent");
+	want = dwarf_answers(dso_of(sy, elf));
+	perfev_symbolizer__delete(sy);
+	assert_true(strstr(want, "inline.c") != NULL);
+	assert_false(dwarf_copy(copy, sizeof(copy), cache));
+
+	/* Made, then used: the same answers. */
+	for (int round = 0; round < 2; round++) {
+		sy = new_sy(cache, "/nonexistent");
+		got = dwarf_answers(dso_of(sy, elf));
+		perfev_symbolizer__delete(sy);
+		assert_true(dwarf_copy(copy, sizeof(copy), cache));
+		assert_string_equal(want, got);
+		free(got);
+	}
+	sh("readelf -S -W '%s' | grep 'debug_info' | grep -vq ' C '", copy); /* decompressed */
+
+	/* A damaged copy is not used: the file's own DWARF answers. */
+	sh("head -c 200 /dev/urandom > '%s'", copy);
+	sy = new_sy(cache, "/nonexistent");
+	got = dwarf_answers(dso_of(sy, elf));
+	perfev_symbolizer__delete(sy);
+	assert_string_equal(want, got);
+	free(got);
+
+	/* An uncompressed file is read in place: no copy of it. */
+	sh("rm -rf '%s'", cache);
+	sy = new_sy(cache, "/nonexistent");
+	snprintf(elf, sizeof(elf), "%s/inline", symtest);
+	got = dwarf_answers(dso_of(sy, elf));
+	perfev_symbolizer__delete(sy);
+	assert_false(dwarf_copy(copy, sizeof(copy), cache));
+	assert_string_equal(want, got);
+	free(got);
+	free(want);
+}
+
 static int setup(void **state)
 {
 	char exe[1000], *slash;
@@ -352,6 +442,7 @@ int main(void)
 		cmocka_unit_test(test_parse_bounds),
 		cmocka_unit_test(test_debug_file_appears),
 		cmocka_unit_test(test_kernel),
+		cmocka_unit_test(test_dwarf_decompressed),
 	};
 
 	return cmocka_run_group_tests(tests, setup, teardown);

@@ -170,20 +170,42 @@ static struct addr_cache *dwarf_open(struct perfev_dso *d)
 	if (d->kind == DSO_MEMORY) {
 		elf = d->dwarf_elf;
 	} else if (d->kind == DSO_FILE && d->dwarf_file) {
-		d->dwarf_fd = open(d->dwarf_file, O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK);
-		if (d->dwarf_fd < 0)
-			return NULL;
+		/* The cache's decompressed copy first; the file itself when there is none or it fails. */
 		elf_version(EV_CURRENT);
-		elf = elf_begin(d->dwarf_fd, ELF_C_READ_MMAP, NULL);
-		d->dwarf_elf = elf;
+		for (int pass = 0; pass < 2 && !d->dwarf; pass++) {
+			int fd = pass ? open(d->dwarf_file, O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK)
+				      : dwarfcache__open(d, d->dwarf_file);
+
+			if (fd < 0)
+				continue;
+			elf = elf_begin(fd, ELF_C_READ_MMAP, NULL);
+			d->dwarf = elf ? dwarf_begin_elf(elf, DWARF_C_READ, NULL) : NULL;
+			if (d->dwarf) {
+				d->dwarf_fd = fd;
+				d->dwarf_elf = elf;
+				break;
+			}
+			if (!pass)
+				pr_debug("symbols: %s: its cached copy has no usable DWARF: %s\n",
+					 d->dwarf_file, dwarf_errmsg(-1));
+			if (elf)
+				elf_end(elf);
+			elf = NULL;
+			close(fd);
+		}
+		if (!d->dwarf) {
+			pr_debug("symbols: %s: no usable DWARF: %s\n", d->dwarf_file, dwarf_errmsg(-1));
+			return NULL;
+		}
 	}
-	if (!elf)
-		return NULL;
-	d->dwarf = dwarf_begin_elf(elf, DWARF_C_READ, NULL);
 	if (!d->dwarf) {
-		pr_debug("symbols: %s: no usable DWARF: %s\n", d->dwarf_file ? d->dwarf_file : d->name,
-			 dwarf_errmsg(-1));
-		return NULL;
+		if (!elf)
+			return NULL;
+		d->dwarf = dwarf_begin_elf(elf, DWARF_C_READ, NULL);
+		if (!d->dwarf) {
+			pr_debug("symbols: %s: no usable DWARF: %s\n", d->name, dwarf_errmsg(-1));
+			return NULL;
+		}
 	}
 	d->cache = calloc(1, sizeof(*d->cache));
 	if (!d->cache)

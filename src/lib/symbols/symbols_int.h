@@ -232,6 +232,15 @@ int symcache__load(struct perfev_dso *d, const char *key, struct symcache_info *
 void symcache__store(struct perfev_dso *d, const char *key, const struct symcache_info *info);
 /* Drops a table symcache__load() gave d. */
 void symcache__drop(struct perfev_dso *d);
+/* The cache's file for key (false: no cache); its folders made (0 or -errno); the oldest dropped. */
+bool symcache__path(const struct perfev_dso *d, const char *key, char *out, size_t size);
+int symcache__mkdir(char *path);
+void symcache__trim(const char *dir);
+
+/* ---- DWARF kept decompressed (dwarfcache.c) ---- */
+
+/* A descriptor of path's DWARF with its compressed sections decompressed, or -1: read path itself. */
+int dwarfcache__open(const struct perfev_dso *d, const char *path);
 
 /* DWARF teardown (dwarf.c). */
 void dso__dwarf_close(struct perfev_dso *d);

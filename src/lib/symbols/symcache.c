@@ -180,7 +180,7 @@ static void find_code_id(void)
 	dl_iterate_phdr(find_code, (void *)(uintptr_t)&find_code_id);
 }
 
-static bool path_of(const struct perfev_dso *d, const char *key, char *out, size_t size)
+bool symcache__path(const struct perfev_dso *d, const char *key, char *out, size_t size)
 {
 	const char *dir = d->sy->symcache_dir;
 
@@ -198,7 +198,7 @@ int symcache__load(struct perfev_dso *d, const char *key, struct symcache_info *
 	void *map;
 	int fd, err;
 
-	if (!path_of(d, key, path, sizeof(path)))
+	if (!symcache__path(d, key, path, sizeof(path)))
 		return -ENOENT;
 	fd = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK);
 	if (fd < 0)
@@ -278,7 +278,7 @@ static bool write_all(int fd, const void *p, size_t n)
 	return true;
 }
 
-static int mkdir_p(char *path)
+int symcache__mkdir(char *path)
 {
 	for (char *s = path + 1; *s; s++) {
 		if (*s != '/')
@@ -309,7 +309,7 @@ static int by_age(const void *a, const void *b)
 	return x->mtime < y->mtime ? -1 : x->mtime > y->mtime;
 }
 
-static void trim(const char *dir)
+void symcache__trim(const char *dir)
 {
 	struct sc_file *v = NULL;
 	size_t n = 0, cap = 0;
@@ -354,7 +354,7 @@ void symcache__store(struct perfev_dso *d, const char *key, const struct symcach
 	bool ok;
 
 	if (!d->nsyms || d->nsyms > SC_MAX_SYMS || d->nsegs > SC_MAX_SEGS ||
-	    !path_of(d, key, path, sizeof(path)))
+	    !symcache__path(d, key, path, sizeof(path)))
 		return;
 	if (!size_mul_ok(d->nsyms, sizeof(*syms), &bytes) || !(syms = malloc(bytes)) ||
 	    !(segs = calloc(d->nsegs ? d->nsegs : 1, sizeof(*segs))))
@@ -392,7 +392,7 @@ void symcache__store(struct perfev_dso *d, const char *key, const struct symcach
 
 	slash = strrchr(path, '/');
 	*slash = 0;
-	if (mkdir_p(path) < 0) {
+	if (symcache__mkdir(path) < 0) {
 		*slash = '/';
 		goto out;
 	}
@@ -410,7 +410,7 @@ void symcache__store(struct perfev_dso *d, const char *key, const struct symcach
 		goto out;
 	}
 	*slash = 0;
-	trim(path);
+	symcache__trim(path);
 out:
 	free(t.buf);
 	free(syms);
