@@ -53,8 +53,10 @@ same_names() { sed 's/ (inlined*)\t/\t/; s/<[^<>\t]*>//g'; }
 # and one function of pprof: only names that are one row are compared.
 unique_names() { awk -F'\t' '{ n[$1]++; l[NR] = $0; k[NR] = $1 } END { for (i = 1; i <= NR; i++) if (n[k[i]] == 1) print l[i] }'; }
 # report_shares FILE OPTS: "sym<TAB>percent" of perfev report's first column, one event's section.
+# (--no-inline: report adds DWARF frames' inlined functions as perf 6.1's report does; the
+# exports keep a frame a function, as pprof's own inline lines are not drawn by -top.)
 report_shares() {
-	"$PERFEV" report -i "$@" --stdio --sort sym -g none 2>/dev/null |
+	"$PERFEV" report -i "$@" --stdio --sort sym -g none --no-inline 2>/dev/null |
 		awk '!/^#/ && /%/ { p = $1; sub(/%/, "", p); sub(/^ *[0-9.]+% +([0-9.]+% +)?\[.\] /, ""); print $0 "\t" p }' |
 		same_names | unique_names
 }
