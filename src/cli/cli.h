@@ -61,6 +61,8 @@ bool cli_parse_long(const char *opt, const char *s, long min, long max, long *ou
  * milliseconds, as perf's --off-cpu-thresh); false after saying why.
  */
 bool cli_parse_duration(const char *opt, const char *s, uint64_t *ns);
+/* --percentage absolute|relative (report's and diff's, as perf's); false after saying why. */
+bool cli_parse_percentage(const char *s, bool *relative);
 
 struct perfev_session;
 struct perfev_symbolizer;

@@ -171,12 +171,7 @@ static bool set_option(void *ctx, int key, const char *arg)
 		o->field_sep = arg;
 		return true;
 	case OPT_PERCENTAGE:
-		if (strcmp(arg, "absolute") && strcmp(arg, "relative")) {
-			cli_error("--percentage is absolute or relative, not '%s'", arg);
-			return false;
-		}
-		o->relative = !strcmp(arg, "relative");
-		return true;
+		return cli_parse_percentage(arg, &o->relative);
 	case OPT_TIME:
 		o->filter.time = arg;
 		return true;

@@ -272,12 +272,7 @@ static bool set_option(void *ctx, int key, const char *arg)
 		o->symbols = arg;
 		return true;
 	case OPT_PERCENTAGE:
-		if (strcmp(arg, "absolute") && strcmp(arg, "relative")) {
-			cli_error("--percentage is absolute or relative, not '%s'", arg);
-			return false;
-		}
-		o->relative = !strcmp(arg, "relative");
-		return true;
+		return cli_parse_percentage(arg, &o->relative);
 	}
 	return false;
 }

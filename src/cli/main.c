@@ -311,3 +311,13 @@ bool cli_parse_duration(const char *opt, const char *s, uint64_t *ns)
 		  "milliseconds), not '%s'", opt, s);
 	return false;
 }
+
+bool cli_parse_percentage(const char *s, bool *relative)
+{
+	if (strcmp(s, "absolute") && strcmp(s, "relative")) {
+		cli_error("--percentage is absolute or relative, not '%s'", s);
+		return false;
+	}
+	*relative = !strcmp(s, "relative");
+	return true;
+}
