@@ -76,7 +76,9 @@ check "waity's pipe reads are nearly all its off-CPU time ($rd of $want ms)" wit
 # busy never blocks: whatever it waited, it waited runnable
 b_all=$(sum ';busy;' <"$TMP/o.folded")
 b_r=$(sum ';busy;' R <"$TMP/o.folded")
-check "busy's waits are all R, preempted ($b_r of $b_all ms)" within "$b_r" "$b_all" 0
+# (it may have none: on an idle machine nothing preempts it, so no share is asked of it)
+b_other=$(awk 'index($0, ";busy;") && !index($0, "[off-cpu] R ") { n++ } END { print n + 0 }' "$TMP/o.folded")
+check "busy's waits are all R, preempted ($b_r of $b_all ms, $b_other in another state)" test "$b_other" = 0
 
 # --- the report: off-CPU in ms, the wall-clock table
 "$PERFEV" report -i "$TMP/o.data" --no-children -g none >"$TMP/o.report" 2>"$TMP/err"
