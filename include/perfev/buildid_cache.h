@@ -9,6 +9,8 @@
  *		a hard link to the file when DIR is on its file system, else a copy
  *	DIR/<the file's absolute path>/<build id in hex>/debug
  *		the separate debug file of a stripped file, when it has one
+ *	DIR/[vdso]/<build id in hex>/vdso
+ *		the vDSO's image (it has no file), as the recorder's own memory holds it
  *	DIR/.build-id/<first 2 hex digits>/<the other digits>
  *		a symbolic link to ../../<the file's path>/<build id in hex>
  *
@@ -51,6 +53,14 @@ PERFEV_API int perfev_buildid_cache__add(const char *dir, const char *path, cons
 PERFEV_API int perfev_buildid_cache__add_debug(const char *dir, const char *path,
 					       const uint8_t *id, size_t id_size,
 					       const char *debug_file);
+
+/*
+ * Keeps this process's vDSO image under its build id, which must be id (a
+ * recording's "[vdso]" entry: the same kernel and ABI as the caller).
+ * 1 when added, 0 when there already, or a negative errno: -ESTALE when
+ * this process's vDSO has another build id.
+ */
+PERFEV_API int perfev_buildid_cache__add_vdso(const char *dir, const uint8_t *id, size_t id_size);
 
 struct perfev_buildid_cache_usage {
 	uint64_t entries, bytes;     /* what the cache holds afterwards */

@@ -100,7 +100,10 @@ PERFEV_API void perfev_symbolizer__delete(struct perfev_symbolizer *sy);
  *
  * Paths in brackets are not files: "[kernel.kallsyms]" (any suffix, such
  * as "[kernel.kallsyms]_text") is perfev_symbolizer__kernel(); "[vdso]"
- * and the like give a DSO without symbols.
+ * with a build id reads the vDSO's image from the build-id cache
+ * (DIR/[vdso]/HEX/vdso, perf's layout), else from this process's own
+ * memory when its vDSO has that build id (the same kernel); "[vdso]"
+ * without one and the like give a DSO without symbols.
  */
 PERFEV_API struct perfev_dso *perfev_symbolizer__dso(struct perfev_symbolizer *sy,
 						     const char *path, const uint8_t *build_id,

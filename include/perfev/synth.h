@@ -104,6 +104,12 @@ PERFEV_API int perfev_build_id__from_notes(const void *notes, size_t len, uint8_
 					   size_t size);
 /* The running kernel's build id, from /sys/kernel/notes. */
 PERFEV_API int perfev_build_id__kernel(uint8_t *id, size_t size);
+/*
+ * The build id of this process's vDSO (the "[vdso]" map of every 64-bit
+ * process on this kernel), as perf record writes it into the build-id
+ * table for that name.
+ */
+PERFEV_API int perfev_build_id__vdso(uint8_t *id, size_t size);
 
 #ifdef __cplusplus
 }

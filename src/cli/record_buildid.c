@@ -130,6 +130,16 @@ void record_buildid_cache(const char *path, time_t started, bool quiet)
 		if (!d)
 			continue;
 		name = perfev_dso__name(d);
+		if (!strcmp(name, "[vdso]")) {
+			/* No file: this process's own image, when it is the one recorded. */
+			n = perfev_dso__build_id(d, id, sizeof(id));
+			ret = n ? perfev_buildid_cache__add_vdso(dir, id, n) : 0;
+			if (ret > 0)
+				added++;
+			else if (ret < 0 && ret != -ESTALE && !failed++)
+				snprintf(first, sizeof(first), "%s", perfev_last_error());
+			continue;
+		}
 		if (!file_name(name))
 			continue;
 		n = perfev_dso__build_id(d, id, sizeof(id));

@@ -221,6 +221,11 @@ static int synthesize(struct session *s)
 	if (n > 0)
 		perfev_data_writer__add_build_id(s->w, -1, PERF_RECORD_MISC_KERNEL, bid, (size_t)n,
 						 PERFEV_KERNEL_DSO_NAME);
+	/* As perf record: the vDSO has no file, so its build id names it (a report finds its image by it). */
+	n = perfev_build_id__vdso(bid, sizeof(bid));
+	if (n > 0)
+		perfev_data_writer__add_build_id(s->w, -1, PERF_RECORD_MISC_USER, bid, (size_t)n,
+						 "[vdso]");
 	if (cli_target__system_wide(&s->o->target))
 		err = perfev_synth__all(&s->fmt0, synth_collect, s);
 	else

@@ -29,4 +29,14 @@ void build_id__hex(const uint8_t *id, size_t size, char *buf);
  */
 size_t build_id__trim(const uint8_t *id, size_t size);
 
+/* The name recordings give the vDSO's map, and its directory in the build-id cache. */
+#define BUILD_ID_VDSO_NAME "[vdso]"
+/* This process's vDSO image (64-bit only): 0, or -errno with the error set. */
+int build_id__vdso_image(const void **img, size_t *len);
+/* Whether id is the build id of this process's vDSO. */
+bool build_id__vdso_matches(const uint8_t *id, size_t id_size);
+/* Build-id cache steps shared with vdso.c: mkdir -p of path; DIR/.build-id/xx/rest -> ../..PATH/HEX. */
+int build_id_cache__mkdirs(const char *path);
+int build_id_cache__link(const char *dir, const char *path, const char *hex);
+
 #endif

@@ -167,6 +167,16 @@ static int put_link(const char *dir, const char *path, const char *hex)
 	return 0;
 }
 
+int build_id_cache__mkdirs(const char *path)
+{
+	return mkdirs(path, strlen(path));
+}
+
+int build_id_cache__link(const char *dir, const char *path, const char *hex)
+{
+	return put_link(dir, path, hex);
+}
+
 static bool has_build_id(const char *path, const uint8_t *id, size_t id_size)
 {
 	uint8_t have[BUILD_ID_MAX];

@@ -120,6 +120,8 @@ int dso__read_code(struct perfev_dso *d, uint64_t start, uint64_t end, size_t ma
 	case DSO_FILE:
 		break;
 	}
+	if (!d->elf_file && d->image && d->dwarf_elf)
+		return copy_range(d->dwarf_elf, d->name, start, end - start, out); /* own vDSO */
 	if (!d->elf_file)
 		/* The loader said why: not found, or rebuilt since the recording. */
 		return set_error(ENOENT, "%s", d->error ? d->error : "no file to read the code from");

@@ -330,9 +330,13 @@ static void close_elf(Elf *elf, int fd)
 		close(fd);
 }
 
-/* The file to read: path if its build id matches, else a cached copy; 0 or -errno with d's error set. */
+/*
+ * The file to read: path if its build id matches, else a cached copy; 0,
+ * 1 for the vDSO of this process's own memory, or -errno with d's error set.
+ */
 static int choose_file(struct perfev_dso *d, const char *path, char *out, size_t size)
 {
+	bool vdso = !strcmp(d->name, BUILD_ID_VDSO_NAME);
 	struct perfev_symbolizer *sy = d->sy;
 	uint8_t id[BUILD_ID_MAX];
 	char want[2 * BUILD_ID_MAX + 1], have[2 * BUILD_ID_MAX + 1] = "", where[1024];
@@ -343,7 +347,8 @@ static int choose_file(struct perfev_dso *d, const char *path, char *out, size_t
 		snprintf(out, size, "%s", path);
 		return 0;
 	}
-	n = perfev_build_id__read(path, id, sizeof(id));
+	/* The vDSO has no file of its own to look at. */
+	n = vdso ? -ENOENT : perfev_build_id__read(path, id, sizeof(id));
 	if (n > 0 && build_id__matches(id, (size_t)n, d->build_id, d->build_id_size)) {
 		snprintf(out, size, "%s", path);
 		return 0;
@@ -360,7 +365,13 @@ static int choose_file(struct perfev_dso *d, const char *path, char *out, size_t
 		if (build_id__path(out, size, sy->buildid_dir, d->build_id, d->build_id_size, "") &&
 		    file__has_build_id(out, d->build_id, d->build_id_size))
 			return 0;
+		if (vdso &&
+		    build_id__path(out, size, sy->buildid_dir, d->build_id, d->build_id_size, "/vdso") &&
+		    file__has_build_id(out, d->build_id, d->build_id_size))
+			return 0;
 	}
+	if (vdso && build_id__vdso_matches(d->build_id, d->build_id_size))
+		return 1;
 	if (*sy->debug_dir &&
 	    build_id__path(out, size, sy->debug_dir, d->build_id, d->build_id_size, ".debug") &&
 	    file__has_build_id(out, d->build_id, d->build_id_size))
@@ -373,7 +384,14 @@ static int choose_file(struct perfev_dso *d, const char *path, char *out, size_t
 	if (*sy->debug_dir)
 		snprintf(where + strlen(where), sizeof(where) - strlen(where), " or %s/.build-id",
 			 sy->debug_dir);
-	if (n > 0)
+	if (vdso)
+		dso__set_error(d, ENOENT,
+			       "%s: %s has no copy of the vDSO with build id %s, and this kernel's "
+			       "vDSO is another, so its samples show as addresses; record on the "
+			       "machine with the build-id cache on (perfev record's default and "
+			       "perf record's keep the vDSO there)",
+			       d->name, where, want);
+	else if (n > 0)
 		dso__set_error(d, PERFEV_ERR_FORMAT,
 			       "%s: its build id %s is not the %s the recording saw: the file was "
 			       "rebuilt or replaced since, and %s has no copy of the recorded one, "
@@ -485,6 +503,27 @@ static bool load_cached(struct perfev_dso *d, const char *file, const char *key,
 	return true;
 }
 
+/* The vDSO from this process's memory (choose_file found its build id the recording's). */
+static int load_own_vdso(struct perfev_dso *d)
+{
+	const void *img;
+	size_t len;
+	int err = build_id__vdso_image(&img, &len);
+
+	if (err) {
+		dso__set_error(d, -err, "%s", perfev_last_error());
+		return err;
+	}
+	/* One spare NUL, as the symbolizer's other images have. */
+	d->image = malloc(len + 1);
+	if (!d->image)
+		return -ENOMEM;
+	memcpy(d->image, img, len);
+	((char *)d->image)[len] = 0;
+	d->image_size = len;
+	return dso__load_memory(d);
+}
+
 int dso__load_file(struct perfev_dso *d)
 {
 	struct perfev_symbolizer *sy = d->sy;
@@ -501,6 +540,8 @@ int dso__load_file(struct perfev_dso *d)
 		return -ENAMETOOLONG;
 	}
 	err = choose_file(d, path, file, sizeof(file));
+	if (err == 1)
+		return load_own_vdso(d);
 	if (err)
 		return err;
 	if (d->build_id_size) {
@@ -612,7 +653,7 @@ const char *perfev_dso__debug_file(struct perfev_dso *d)
 	int fd, n;
 	Elf *elf;
 
-	if (!d || d->kind != DSO_FILE)
+	if (!d || d->kind != DSO_FILE || !strcmp(d->name, BUILD_ID_VDSO_NAME))
 		return NULL;
 	if (d->loaded)
 		return d->nsyms && d->sym_file && d->elf_file && strcmp(d->sym_file, d->elf_file)

@@ -196,6 +196,9 @@ struct perfev_dso *perfev_symbolizer__dso(struct perfev_symbolizer *sy, const ch
 		build_id_size = 0;
 	if (STARTS_WITH(path, PERFEV_KERNEL_DSO_NAME))
 		return perfev_symbolizer__kernel(sy);
+	/* The vDSO has no file, but a copy of it may be in the build-id cache. */
+	if (build_id_size && !strcmp(path, BUILD_ID_VDSO_NAME))
+		return find_or_add(sy, DSO_FILE, path, build_id, build_id_size, 0);
 	if (path[0] == '[' || STARTS_WITH(path, MAP_NAME_ANON) || STARTS_WITH(path, MAP_NAME_DEV_ZERO) ||
 	    STARTS_WITH(path, "/SYSV") || STARTS_WITH(path, MAP_NAME_MEMFD))
 		return find_or_add(sy, DSO_NONE, path, NULL, 0, 0);
