@@ -53,6 +53,14 @@ PERFEV_API void perfev_annotate_hist__delete(struct perfev_annotate_hist *h);
 PERFEV_API int perfev_annotate_hist__add(struct perfev_annotate_hist *h,
 					 const struct perfev_session_sample *s);
 /*
+ * Counts a sample as perfev_annotate_hist__add() does, in its function's
+ * (or DSO's) sample count and period and the event's total, but keeps no
+ * address: for samples that will not be annotated, only weighed (why a
+ * file could not be annotated).  Much cheaper on big recordings.
+ */
+PERFEV_API int perfev_annotate_hist__count(struct perfev_annotate_hist *h,
+					   const struct perfev_session_sample *s);
+/*
  * The same by hand: period at address addr (in the DSO's address space)
  * of symbol sym (NULL: none) of DSO d (NULL: unknown) for event evsel.
  * -EINVAL for a negative evsel.

@@ -242,11 +242,14 @@ static int on_sample(void *ctx, const struct perfev_session_sample *ss)
 	/*
 	 * With functions named, a sample in another function counts only to its
 	 * event's total (the global percentages): most samples then add nothing
-	 * to the histogram, to sort or to keep.  Samples in no function stay,
-	 * to say why a file could not be annotated.
+	 * to the histogram, to sort or to keep.  Samples in no function are
+	 * weighed by file, without their addresses, to say why a file could not
+	 * be annotated.
 	 */
 	if (st->o->nr_symbols && f && f->sym && !wanted(st, f))
 		return perfev_annotate_hist__add_addr(st->h, ss->evsel, NULL, NULL, 0, ss->period);
+	if (st->o->nr_symbols && f && !f->sym)
+		return perfev_annotate_hist__count(st->h, ss);
 	return perfev_annotate_hist__add(st->h, ss);
 }
 

@@ -231,6 +231,51 @@ static void test_hist_frames_and_merging(void **state)
 	perfev_symbolizer__delete(sy);
 }
 
+/* Counted samples weigh their function and the event's total, and leave no address. */
+static void test_hist_count(void **state)
+{
+	struct perfev_annotate_hist *h = perfev_annotate_hist__new();
+	struct perfev_symbolizer *sy = perfev_symbolizer__new(NULL);
+	struct perfev_dso *d = perfev_symbolizer__dso(sy, "/nonexistent/b", NULL, 0);
+	struct perfev_symbol f = { .start = 0x1000, .size = 0x100, .name = "f", .raw_name = "f" };
+	struct perfev_frame fr[3] = {
+		{ .id = 1, .dso = d, .sym = &f, .addr = 0x1010 },
+		{ .id = 2, .dso = d, .sym = NULL, .addr = 0x5000 }, /* in no function */
+		{ .id = 0, .dso = NULL, .addr = 0x9000 },	  /* in no file */
+	};
+	struct perfev_session_sample ss = { .period = 5, .nr_frames = 1 };
+	struct seen seen = { 0 };
+	uint64_t n = 0, period = 0;
+	(void)state;
+
+	ss.frames = &fr[0];
+	assert_int_equal(perfev_annotate_hist__add(h, &ss), 0);
+	for (int i = 0; i < 3; i++) {
+		ss.frames = &fr[i];
+		assert_int_equal(perfev_annotate_hist__count(h, &ss), 0);
+	}
+	ss.frames = &fr[1];
+	assert_int_equal(perfev_annotate_hist__count(h, &ss), 0);
+	assert_int_equal(perfev_annotate_hist__total(h, 0, &n, &period), 0);
+	assert_int_equal(n, 5);
+	assert_int_equal(period, 25);
+	/* f: one sample added, one counted; the file's unresolved entry: two counted. */
+	assert_int_equal(perfev_annotate_hist__nr_syms(h), 2);
+	assert_ptr_equal(perfev_annotate_hist__sym(h, 0)->sym, &f);
+	assert_int_equal(perfev_annotate_hist__sym(h, 0)->nr_samples, 2);
+	assert_null(perfev_annotate_hist__sym(h, 1)->sym);
+	assert_int_equal(perfev_annotate_hist__sym(h, 1)->period, 10);
+	/* Only the added sample has an address. */
+	assert_int_equal(hist__for_each_addr(h, 0, d, 0, UINT64_MAX, collect, &seen), 0);
+	assert_int_equal(seen.nr, 1);
+	assert_int_equal(seen.addr[0], 0x1010);
+	assert_int_equal(seen.n[0], 1);
+	assert_int_equal(perfev_annotate_hist__count(NULL, &ss), -EINVAL);
+	assert_int_equal(perfev_annotate_hist__count(h, NULL), -EINVAL);
+	perfev_annotate_hist__delete(h);
+	perfev_symbolizer__delete(sy);
+}
+
 /* ---- real code against objdump ---- */
 
 struct objdump_insn {
@@ -1034,6 +1079,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_hist),
 		cmocka_unit_test(test_hist_frames_and_merging),
+		cmocka_unit_test(test_hist_count),
 		cmocka_unit_test(test_disasm_c),
 		cmocka_unit_test(test_disasm_cxx),
 		cmocka_unit_test(test_samples_and_percent),

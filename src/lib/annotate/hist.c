@@ -296,6 +296,31 @@ int perfev_annotate_hist__add(struct perfev_annotate_hist *h, const struct perfe
 	return add_to(h, frame_entry(h, s->evsel, f), f->addr, s->period);
 }
 
+int perfev_annotate_hist__count(struct perfev_annotate_hist *h, const struct perfev_session_sample *s)
+{
+	const struct perfev_frame *f;
+	int64_t e;
+
+	if (!h || !s)
+		return set_error(EINVAL, "perfev_annotate_hist__count: no %s",
+				 h ? "sample" : "histogram");
+	if (s->evsel < 0)
+		return 0;
+	if (count_total(h, s->evsel, s->period))
+		return -ENOMEM;
+	f = s->nr_frames ? &s->frames[0] : NULL;
+	if (!f || !f->dso)
+		return 0;
+	e = f->id ? frame_entry(h, s->evsel, f) : sym_entry(h, s->evsel, f->dso, f->sym);
+	if (e < 0)
+		return set_error(ENOMEM, "no memory for the annotation histogram's %zu symbols",
+				 h->nr_syms);
+	h->syms[e].pub.nr_samples++;
+	h->syms[e].pub.period += s->period;
+	h->sorted = false;
+	return 0;
+}
+
 int perfev_annotate_hist__total(const struct perfev_annotate_hist *h, int evsel,
 				uint64_t *nr_samples, uint64_t *period)
 {
