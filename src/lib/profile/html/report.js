@@ -346,16 +346,14 @@
 
 	function drawTimeline() {
 		var s = series(), tl = s.timeline, canvas = $('timeline');
+		// No times (a difference of two profiles, a file without them): no timeline to drag on.
+		$('timeline-box').hidden = !tl;
 		var W = canvas.clientWidth || 1200, H = 64, dpr = window.devicePixelRatio || 1;
 		canvas.width = W * dpr; canvas.height = H * dpr;
 		var ctx = canvas.getContext('2d');
 		ctx.scale(dpr, dpr);
 		ctx.clearRect(0, 0, W, H);
-		if (!tl) {
-			ctx.fillStyle = '#888';
-			ctx.fillText('no sample times in this profile', 8, 30);
-			return;
-		}
+		if (!tl) return;
 		var nb = tl.start.length - 1, w = new Float64Array(nb), max = 0, ok = threadOk(s), b, i;
 		for (b = 0; b < nb; b++) {
 			for (i = tl.start[b]; i < tl.start[b + 1]; i++)
