@@ -121,6 +121,15 @@ PERFEV_API int perfev_profile__add_at(struct perfev_profile *p, const struct per
 PERFEV_API int perfev_profile__sync(struct perfev_profile *p);
 
 /* Node 0 is the root; a node's parent always has a smaller index. */
+/*
+ * Waits as perfev_profile__sync() does, then frees what only adding stacks
+ * needs (the index that finds a node by its path, each thread's last
+ * stack): for a profile complete before it is read, such as a report of a
+ * file, whose tables then take that memory instead.  Adding a stack
+ * afterwards rebuilds them (once, in time linear in the nodes).  0 or a
+ * negative errno.
+ */
+PERFEV_API int perfev_profile__trim(struct perfev_profile *p);
 PERFEV_API size_t perfev_profile__nr_nodes(const struct perfev_profile *p);
 PERFEV_API const struct perfev_profile_node *perfev_profile__node(const struct perfev_profile *p,
 								  size_t i);

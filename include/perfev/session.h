@@ -184,6 +184,14 @@ typedef int (*perfev_session_sample_fn)(void *ctx, const struct perfev_session_s
  */
 PERFEV_API int perfev_session__process(struct perfev_session *s, perfev_session_sample_fn fn,
 				       void *ctx);
+/*
+ * After the file was read: frees the caches that only resolving more
+ * samples uses (addresses already resolved, the numbering of frames).
+ * Frames resolved afterwards (none, for a file read to its end) carry id 0,
+ * not numbered.  For a report that holds a big recording's profile while it
+ * builds its tables.  0, or -EINVAL for a live session or NULL.
+ */
+PERFEV_API int perfev_session__trim(struct perfev_session *s);
 
 struct perfev_evlist;
 

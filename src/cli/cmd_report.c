@@ -800,11 +800,14 @@ int cmd_report(int argc, char **argv)
 	err = perfev_session__process(st.s, on_sample, &st);
 	if (st.progress)
 		show_progress(&st, true);
+	/* Complete: the memory only adding stacks needs goes back before the tables take theirs. */
 	for (size_t i = 0; i < st.nr_profiles && err >= 0; i++)
 		if (st.profiles[i])
-			err = perfev_profile__sync(st.profiles[i]);
+			err = perfev_profile__trim(st.profiles[i]);
 	if (err >= 0 && st.wall)
-		err = perfev_profile__sync(st.wall);
+		err = perfev_profile__trim(st.wall);
+	if (err >= 0)
+		perfev_session__trim(st.s);
 	if (err == -ENOMEM) {
 		cli_error("out of memory reading '%s'", o.input);
 		goto out;

@@ -348,12 +348,44 @@ static void test_decay(void **state)
 	perfev_profile__delete(p);
 }
 
+/*
+ * Trimmed halfway (its index of nodes by path freed), a profile goes on as
+ * if it had not been: the stacks added after it find their nodes again, so
+ * the tree, node for node, is the one built without trimming.
+ */
+static void test_trim(void **state)
+{
+	struct perfev_profile_opts bo = { .sz = sizeof(bo), .background = true };
+	struct perfev_profile *p, *want;
+	(void)state;
+
+	make_stacks(11);
+	want = whole();
+	for (int pass = 0; pass < 2; pass++) {
+		p = perfev_profile__new(pass ? &bo : NULL);
+		assert_non_null(p);
+		for (int i = 0; i < NR_STACKS / 2; i++)
+			add(p, &stacks[i], 0, stacks[i].nr);
+		assert_int_equal(perfev_profile__trim(p), 0);
+		assert_int_equal(perfev_profile__trim(p), 0); /* twice: nothing left to free */
+		for (int i = NR_STACKS / 2; i < NR_STACKS; i++)
+			add(p, &stacks[i], 0, stacks[i].nr);
+		assert_int_equal(perfev_profile__sync(p), 0);
+		assert_int_equal(perfev_profile__nr_nodes(p), perfev_profile__nr_nodes(want));
+		assert_same(p, want);
+		perfev_profile__delete(p);
+	}
+	assert_int_equal(perfev_profile__trim(NULL), -EINVAL);
+	perfev_profile__delete(want);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_zoom_frame),
 		cmocka_unit_test(test_zoom_thread),
 		cmocka_unit_test(test_decay),
+		cmocka_unit_test(test_trim),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

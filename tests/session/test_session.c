@@ -760,6 +760,33 @@ static void test_filter_group_deltas(void **state)
 	perfev_sample_filter__delete(f);
 }
 
+/* A file read to its end gives its caches back; reading on delivers nothing, and fails nothing. */
+static void test_trim(void **state)
+{
+	struct perf_event_attr a = base_attr();
+	struct perfev_session_opts o = { .sz = sizeof(o), .no_unwind = true };
+	struct buf r[1] = { 0 };
+	struct seen v = { 0 };
+	struct perfev_session *s;
+	const char *path;
+
+	(void)state;
+	sample(&r[0], 1, 1, 0x1000, 10, 1);
+	sample(&r[0], 1, 1, 0x1000, 20, 1);
+	path = write_file("trim.data", &a, 1, r, 1);
+	s = perfev_session__open(path, &o);
+	assert_non_null(s);
+	assert_int_equal(perfev_session__process(s, collect, &v), 0);
+	assert_int_equal(v.n, 2);
+	assert_int_equal(perfev_session__trim(s), 0);
+	assert_int_equal(perfev_session__trim(s), 0);
+	assert_int_equal(perfev_session__process(s, collect, &v), 0);
+	assert_int_equal(v.n, 2);
+	assert_int_equal(perfev_session__stats(s)->nr_samples, 2);
+	perfev_session__delete(s);
+	assert_int_equal(perfev_session__trim(NULL), -EINVAL);
+}
+
 static void test_errors(void **state)
 {
 	struct perfev_session_opts o = { .sz = 2 };
@@ -803,6 +830,7 @@ int main(void)
 		cmocka_unit_test(test_filter_time_percent),
 		cmocka_unit_test(test_filter_session),
 		cmocka_unit_test(test_filter_group_deltas),
+		cmocka_unit_test(test_trim),
 		cmocka_unit_test(test_errors),
 	};
 

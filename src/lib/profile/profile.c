@@ -353,6 +353,29 @@ int perfev_profile__sync(struct perfev_profile *p)
 	return p->bg ? profile_bg_sync(p->bg) : 0;
 }
 
+int perfev_profile__trim(struct perfev_profile *p)
+{
+	int err;
+
+	if (!p)
+		return set_error(EINVAL, "perfev_profile__trim: no profile");
+	err = perfev_profile__sync(p);
+	if (err < 0)
+		return err;
+	profile_drop_index(p);
+	free(p->keys);
+	p->keys = NULL;
+	p->cap_keys = 0;
+	for (size_t i = 0; i < p->cap_prev; i++) {
+		free(p->prev[i].path);
+		free(p->prev[i].nodes);
+	}
+	free(p->prev);
+	p->prev = NULL;
+	p->cap_prev = 0;
+	return 0;
+}
+
 int perfev_profile__decay(struct perfev_profile *p, uint64_t num, uint64_t den)
 {
 	int err;

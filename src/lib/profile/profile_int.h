@@ -87,6 +87,8 @@ struct perfev_profile {
  * Inserts one stack of thread th, as frame indices outermost first, now, on
  * the calling thread; 0 or -errno with the error set.
  */
+/* Frees the index of nodes by path (rebuilt from the nodes when a stack is added again). */
+void profile_drop_index(struct perfev_profile *p);
 int profile_insert(struct perfev_profile *p, uint32_t th, const uint32_t *path, size_t n,
 		   uint64_t weight, uint64_t time);
 

@@ -59,6 +59,58 @@ static bool children_grow(struct perfev_profile *p)
 	return true;
 }
 
+/*
+ * The index again after profile_drop_index(), from the nodes: a parent
+ * precedes its children, so one pass in node order has every parent's key
+ * before its children need it.  0 or -1 (ENOMEM: the profile stays as it
+ * was, without an index, and the next insertion tries again).
+ */
+static int rebuild_index(struct perfev_profile *p)
+{
+	uint64_t *key;
+
+	if (p->cap_children || p->nr_nodes <= 1)
+		return 0;
+	key = malloc(p->nr_nodes * sizeof(*key));
+	if (!key)
+		return -1;
+	while (p->nr_nodes * 2 > p->cap_children)
+		if (!children_grow(p)) {
+			free(key);
+			table_free(p->children, p->cap_children, sizeof(*p->children));
+			p->children = NULL;
+			p->cap_children = 0;
+			p->children_bits = 0;
+			return -1;
+		}
+	key[0] = 0;
+	for (size_t i = 1; i < p->nr_nodes; i++) {
+		const struct perfev_profile_node *n = &p->nodes[i];
+		uint32_t tag;
+		size_t j;
+
+		key[i] = n->frame == PERFEV_PROFILE_NONE ? thread_key(n->thread)
+							 : hash_mix(key[n->parent], n->frame);
+		tag = key_tag(key[i]);
+		for (j = child_slot(tag, p->children_bits); p->children[j].node1;
+		     j = (j + 1) & (p->cap_children - 1))
+			;
+		p->children[j].tag = tag;
+		p->children[j].node1 = (uint32_t)i + 1;
+	}
+	p->nr_children = p->nr_nodes - 1;
+	free(key);
+	return 0;
+}
+
+void profile_drop_index(struct perfev_profile *p)
+{
+	table_free(p->children, p->cap_children, sizeof(*p->children));
+	p->children = NULL;
+	p->cap_children = p->nr_children = 0;
+	p->children_bits = 0;
+}
+
 static int64_t child(struct perfev_profile *p, uint32_t parent, uint32_t frame, uint32_t thread,
 		     uint64_t key)
 {
@@ -123,6 +175,8 @@ int profile_insert(struct perfev_profile *p, uint32_t th, const uint32_t *path, 
 	int64_t node;
 	uint64_t key = thread_key(th);
 
+	if (rebuild_index(p))
+		return set_error(ENOMEM, "profile: out of memory");
 	node = child(p, 0, PERFEV_PROFILE_NONE, th, key);
 	if (node < 0)
 		return set_error(ENOMEM, "profile: out of memory");
@@ -199,7 +253,7 @@ int profile_insert(struct perfev_profile *p, uint32_t th, const uint32_t *path, 
 int64_t profile_node(struct perfev_profile *p, uint32_t parent, uint32_t frame, uint32_t thread,
 		     uint64_t key)
 {
-	return child(p, parent, frame, thread, key);
+	return rebuild_index(p) ? -1 : child(p, parent, frame, thread, key);
 }
 
 uint64_t profile_key(uint64_t parent_key, uint32_t frame, uint32_t thread, bool thread_node)

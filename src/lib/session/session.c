@@ -182,6 +182,21 @@ void perfev_session__delete(struct perfev_session *s)
 	free(s);
 }
 
+int perfev_session__trim(struct perfev_session *s)
+{
+	if (!s || !s->reader)
+		return set_error(EINVAL, "perfev_session__trim: %s",
+				 s ? "a live session resolves samples as long as it runs" : "no session");
+	table_free(s->rcache, 1u << RCACHE_BITS, sizeof(*s->rcache));
+	s->rcache = NULL;
+	if (s->idents)
+		table_free(s->idents, (size_t)1 << s->ident_bits, sizeof(*s->idents));
+	s->idents = NULL;
+	s->ident_bits = 0;
+	s->trimmed = true;
+	return 0;
+}
+
 struct perfev_data_reader *perfev_session__reader(const struct perfev_session *s)
 {
 	return s->reader;

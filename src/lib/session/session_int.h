@@ -98,6 +98,7 @@ struct perfev_session {
 	struct sess_live live;
 	struct perfev_symbolizer *sy;
 	bool own_sy;
+	bool trimmed; /* perfev_session__trim(): frames are no longer numbered */
 	struct perfev_unwinder *unwinder;
 	struct perfev_session_opts opts;
 

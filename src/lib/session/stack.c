@@ -54,6 +54,8 @@ static uint32_t frame_id(struct perfev_session *s, const struct perfev_frame *f)
 	uint64_t h = ident_hash(&k);
 	size_t cap, j;
 
+	if (s->trimmed)
+		return 0; /* the numbering is gone with its table: not numbered */
 	/* At most half full: short probes, and always a free slot. */
 	if ((!s->idents || (s->nr_idents + 1) * 2 > ((size_t)1 << s->ident_bits)) && !idents_grow(s))
 		return 0;
