@@ -327,8 +327,9 @@ struct tally {
 };
 
 /* Unwinds every sample of r with u, checking and counting the chains found. */
-static void unwind_all(struct perfev_unwinder *u, struct run *r, Dwfl *syms, const char *lib,
-		       struct tally *t)
+/* fresh: each sample unwound as its process's first, every file met during the walk. */
+static void unwind_each(struct perfev_unwinder *u, struct run *r, Dwfl *syms, const char *lib,
+			struct tally *t, bool fresh)
 {
 	memset(t, 0, sizeof(*t));
 	for (size_t i = 0; i < r->nr; i++) {
@@ -337,6 +338,8 @@ static void unwind_all(struct perfev_unwinder *u, struct run *r, Dwfl *syms, con
 		char names[MAX_FRAMES][64];
 		int n;
 
+		if (fresh)
+			perfev_unwinder__forget(u, r->pid);
 		sample_of(r, i, &s);
 		n = perfev_unwinder__unwind(u, r->pid, &s, find_map, &r->maps, ips, MAX_FRAMES);
 		if (n < 0)
@@ -361,6 +364,12 @@ static void unwind_all(struct perfev_unwinder *u, struct run *r, Dwfl *syms, con
 			print_message("\n");
 		}
 	}
+}
+
+static void unwind_all(struct perfev_unwinder *u, struct run *r, Dwfl *syms, const char *lib,
+		       struct tally *t)
+{
+	unwind_each(u, r, syms, lib, t, false);
 }
 
 static void live(const char *mode, const char *lib)
@@ -389,6 +398,20 @@ static void live(const char *mode, const char *lib)
 	assert_true(t.full * 100 >= r.nr * 80);
 	if (lib)
 		assert_true(t.in_lib * 100 >= r.nr * 50); /* most time is spent in the library */
+
+	/*
+	 * Each sample as the first of its process: the files are reported to
+	 * libdw as the walk meets them, and a frame of a file met just then
+	 * must still be stepped with that file's CFI (libdw would otherwise
+	 * fall back to the frame pointers and skip a frame).
+	 */
+	struct tally f;
+
+	unwind_each(u, &r, syms, lib, &f, true);
+	print_message("%s: every sample unwound first: %zu full chains (%zu with the files known)\n",
+		      mode, f.full, t.full);
+	assert_int_equal(f.full, t.full);
+	assert_int_equal(f.frames, t.frames);
 
 	/* From scratch again (the symbolizer's files are open by now and stay so). */
 	perfev_unwinder__forget(u, r.pid);

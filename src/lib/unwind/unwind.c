@@ -43,6 +43,7 @@ struct walk {
 	struct uw_proc *p;
 	uint64_t *ips;
 	size_t max, nr;
+	bool restart; /* a file was first reported during the walk: walk again */
 	struct {
 		uint64_t pc, sp;
 	} seen[UW_SEEN];
@@ -225,7 +226,13 @@ static int frame_cb(Dwfl_Frame *frame, void *arg)
 	 * libdw steps from this frame next, with the CFI of the file holding
 	 * it: the call instruction (pc - 1) for a return address.
 	 */
-	uw_proc__module(p, activation ? pc : pc - 1);
+	size_t before = p->nr_mods;
+	struct uw_mod *m = uw_proc__module(p, activation ? pc : pc - 1);
+
+	if (m && p->nr_mods > before) {
+		w->restart = true;
+		return DWARF_CB_ABORT;
+	}
 	return p->stale ? DWARF_CB_ABORT : DWARF_CB_OK;
 }
 
@@ -330,11 +337,16 @@ int perfev_unwinder__unwind(struct perfev_unwinder *u, int pid, const struct per
 	p->ctx = ctx;
 
 	/* A second try when the process turned out to have changed under the first. */
-	for (int attempt = 0; attempt < 2; attempt++) {
+	for (int attempt = 0, restarts = 0; attempt < 2; attempt++) {
 		w.p = p;
 		w.nr = 0;
+		w.restart = false;
 		p->stale = false;
 		dwfl_getthread_frames(p->dwfl, proc_tid(p), frame_cb, &w);
+		if (w.restart && restarts++ < 16) {
+			attempt--;
+			continue;
+		}
 		if (!p->stale || attempt)
 			break;
 		proc_detach(p);
