@@ -228,6 +228,14 @@ static int synthesize(struct session *s)
 						 "[vdso]");
 	if (cli_target__system_wide(&s->o->target))
 		err = perfev_synth__all(&s->fmt0, synth_collect, s);
+	else if (s->run.child > 0 && s->o->target.pid <= 0)
+		/*
+		 * The command, not yet exec'd: its events start at the exec, where the
+		 * kernel describes it (COMM, MMAP2 of the new image).  Its maps now are
+		 * perfev's own, at other addresses; perf's DWARF unwinder, which keeps
+		 * a thread's maps across its exec, ends stacks early on them.
+		 */
+		err = 0;
 	else
 		err = perfev_synth__process(&s->fmt0,
 					    s->o->target.pid > 0   ? (pid_t)s->o->target.pid

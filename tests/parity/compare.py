@@ -57,6 +57,7 @@ UNKNOWN_USER_K = re.compile(r"(\[unknown\] +)\[k\](?= (?:0x)?(?!0*ffff[89a-f])[0
 # does not show; such a branch or graph of perfev's is let through.
 JOINED = {"start"}
 JOINED_BELOW = 1.0
+JOINED_THRESHOLD = 0.5  # perf's call-graph threshold (percent)
 
 
 # 4. An unresolved address in a file: perf shows it as the address in the file where the
@@ -206,6 +207,10 @@ def trie_diff(a, b, where, problems):
         here = "%s > %s" % (where, name)
         if pct is not None and vpct is not None:
             d = abs(pct - vpct)
+            # A joined branch may also hold a sibling of the other name that stayed below
+            # perf's threshold (perf showed it nowhere): perfev's then exceeds perf's by less.
+            if name in JOINED and 0 < vpct - pct < JOINED_THRESHOLD:
+                d = 0.0
             worst = max(worst, d)
             if d > TOLERANCE + 1e-9:
                 problems.append("%s: perf %.2f%%, perfev %.2f%%" % (here, pct, vpct))
@@ -365,6 +370,7 @@ def compare_report(ptext, vtext, dso_rows=None, loose=False):
 
 FRAME = re.compile(r"^\t *([0-9a-f]+) (.*)\+0x([0-9a-f]+) \((.*)\)$")
 UNNAMED = re.compile(r"^\t *([0-9a-f]+) \[unknown\] \((.*)\)$")
+INLINED_AT = re.compile(r"^\t *([0-9a-f]+) (.*)\+0x([0-9a-f]+) \(inlined\)$")
 
 
 def same_line(a, b):
@@ -375,6 +381,13 @@ def same_line(a, b):
     if a == b:
         return True
     ma, mb = FRAME.match(a), FRAME.match(b)
+    # A function whose DWARF name is an alias perf chooses and perfev does not (cosf's IFUNC
+    # resolver __cosf_ifunc, perfev's cosf): perf prints its own symbol's line, perfev's
+    # DWARF name marked inlined; after the alias normalisation the names are the same.
+    mi = INLINED_AT.match(b)
+    if ma and mi:
+        return (ma.group(1) == mi.group(1) and ma.group(2) == mi.group(2) and
+                ma.group(3) == mi.group(3))
     if ma and mb:
         return (ma.group(1) == mb.group(1) and ma.group(4) == mb.group(4) and
                 int(ma.group(3), 16) == 0 and int(mb.group(3), 16) > 0)
