@@ -88,24 +88,30 @@ static void same(struct perfev_dso *a, struct perfev_dso *b)
 	assert_string_equal(perfev_dso__symbol_file(a), perfev_dso__symbol_file(b));
 }
 
+/* The first line cmd prints, without its newline; false when it prints none. */
+static bool first_line(char *out, size_t size, const char *cmd)
+{
+	FILE *f = popen(cmd, "r");
+
+	assert_non_null(f);
+	if (!fgets(out, (int)size, f))
+		out[0] = 0;
+	pclose(f);
+	out[strcspn(out, "\n")] = 0;
+	return out[0] != 0;
+}
+
 /* The cache file of elf's table: CACHE/symbols-v1/<this code's id>-elf-<elf's build id>. */
 static void cache_file(char *out, size_t size, const char *cache, const char *elf)
 {
 	uint8_t id[PERFEV_BUILD_ID_MAX];
 	char hex[2 * PERFEV_BUILD_ID_MAX + 1], cmd[1500];
 	int n = perfev_build_id__read(elf, id, sizeof(id));
-	FILE *f;
 
 	assert_true(n > 0);
 	build_id__hex(id, (size_t)n, hex);
 	snprintf(cmd, sizeof(cmd), "ls -d '%s'/symbols-v1/*-elf-%s 2>/dev/null", cache, hex);
-	f = popen(cmd, "r");
-	assert_non_null(f);
-	if (!fgets(out, (int)size, f))
-		out[0] = 0;
-	pclose(f);
-	out[strcspn(out, "\n")] = 0;
-	assert_true(out[0] != 0);
+	assert_true(first_line(out, size, cmd));
 }
 
 static void test_round_trip(void **state)
@@ -345,16 +351,9 @@ static char *dwarf_answers(struct perfev_dso *d)
 static bool dwarf_copy(char *out, size_t size, const char *cache)
 {
 	char cmd[1200];
-	FILE *f;
 
 	snprintf(cmd, sizeof(cmd), "ls -d '%s'/symbols-v1/*-dwarf-* 2>/dev/null", cache);
-	f = popen(cmd, "r");
-	assert_non_null(f);
-	if (!fgets(out, (int)size, f))
-		out[0] = 0;
-	pclose(f);
-	out[strcspn(out, "\n")] = 0;
-	return out[0] != 0;
+	return first_line(out, size, cmd);
 }
 
 static void test_dwarf_decompressed(void **state)

@@ -253,17 +253,24 @@ static int append(struct perfev_annotate_hist *h, uint32_t sym, uint64_t addr, u
 	return 0;
 }
 
-static int add_to(struct perfev_annotate_hist *h, int64_t e, uint64_t addr, uint64_t period)
+/* A sample of entry e (its address kept with keep_addr); 0 or -ENOMEM (e < 0: none made). */
+static int weigh(struct perfev_annotate_hist *h, int64_t e, bool keep_addr, uint64_t addr,
+		 uint64_t period)
 {
 	if (e < 0)
 		return set_error(ENOMEM, "no memory for the annotation histogram's %zu symbols",
 				 h->nr_syms);
-	if (append(h, (uint32_t)e, addr, period))
+	if (keep_addr && append(h, (uint32_t)e, addr, period))
 		return -ENOMEM;
 	h->syms[e].pub.nr_samples++;
 	h->syms[e].pub.period += period;
 	h->sorted = false;
 	return 0;
+}
+
+static int add_to(struct perfev_annotate_hist *h, int64_t e, uint64_t addr, uint64_t period)
+{
+	return weigh(h, e, true, addr, period);
 }
 
 int perfev_annotate_hist__add_addr(struct perfev_annotate_hist *h, int evsel, struct perfev_dso *d,
@@ -299,7 +306,6 @@ int perfev_annotate_hist__add(struct perfev_annotate_hist *h, const struct perfe
 int perfev_annotate_hist__count(struct perfev_annotate_hist *h, const struct perfev_session_sample *s)
 {
 	const struct perfev_frame *f;
-	int64_t e;
 
 	if (!h || !s)
 		return set_error(EINVAL, "perfev_annotate_hist__count: no %s",
@@ -311,14 +317,8 @@ int perfev_annotate_hist__count(struct perfev_annotate_hist *h, const struct per
 	f = s->nr_frames ? &s->frames[0] : NULL;
 	if (!f || !f->dso)
 		return 0;
-	e = f->id ? frame_entry(h, s->evsel, f) : sym_entry(h, s->evsel, f->dso, f->sym);
-	if (e < 0)
-		return set_error(ENOMEM, "no memory for the annotation histogram's %zu symbols",
-				 h->nr_syms);
-	h->syms[e].pub.nr_samples++;
-	h->syms[e].pub.period += s->period;
-	h->sorted = false;
-	return 0;
+	return weigh(h, f->id ? frame_entry(h, s->evsel, f) : sym_entry(h, s->evsel, f->dso, f->sym),
+		     false, 0, s->period);
 }
 
 int perfev_annotate_hist__total(const struct perfev_annotate_hist *h, int evsel,

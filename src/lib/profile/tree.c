@@ -89,8 +89,8 @@ static int rebuild_index(struct perfev_profile *p)
 		uint32_t tag;
 		size_t j;
 
-		key[i] = n->frame == PERFEV_PROFILE_NONE ? thread_key(n->thread)
-							 : hash_mix(key[n->parent], n->frame);
+		key[i] = profile_key(key[n->parent], n->frame, n->thread,
+				     n->frame == PERFEV_PROFILE_NONE);
 		tag = key_tag(key[i]);
 		for (j = child_slot(tag, p->children_bits); p->children[j].node1;
 		     j = (j + 1) & (p->cap_children - 1))
