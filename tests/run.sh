@@ -67,6 +67,13 @@ for t in "$ROOT"/tests/cli/test_*.sh; do
 done
 
 echo "$pass $fail $skip" >"$RESULTS"
+# The failures again, last, with what each check printed: a CI log is often read
+# from its tail only.
+for name in $failed_files; do
+	echo "--- $name:"
+	awk '/^not ok |exited with status|runtime error|Sanitizer|\[  FAILED  \]|\[  ERROR   \]/ { n = 6 }
+		n > 0 { print "    | " $0; n-- }' "$LOGDIR/$name.log" | head -n 40
+done
 [ -z "$failed_files" ] || echo "failed:$failed_files"
 echo "$pass passed, $fail failed, $skip skipped"
 [ "$fail" = 0 ]
