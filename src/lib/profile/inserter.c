@@ -19,7 +19,7 @@
 #include "profile/profile_int.h"
 
 #define BG_BATCHES 4
-#define BG_STACKS 256
+#define BG_STACKS 4096
 
 struct bg_stack {
 	uint64_t weight, time;
