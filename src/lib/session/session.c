@@ -171,6 +171,10 @@ void perfev_session__delete(struct perfev_session *s)
 	free(s->q);
 	free(s->qbuf);
 	free(s->recs);
+	free(s->qtmp);
+	free(s->runs);
+	free(s->qbuf_tmp);
+	free(s->recs_tmp);
 	table_free(s->rcache, 1u << RCACHE_BITS, sizeof(*s->rcache));
 	if (s->idents)
 		table_free(s->idents, (size_t)1 << s->ident_bits, sizeof(*s->idents));
@@ -193,6 +197,16 @@ int perfev_session__trim(struct perfev_session *s)
 		table_free(s->idents, (size_t)1 << s->ident_bits, sizeof(*s->idents));
 	s->idents = NULL;
 	s->ident_bits = 0;
+	/* The ordering's scratch room grows again if more is read. */
+	free(s->qtmp);
+	free(s->runs);
+	free(s->qbuf_tmp);
+	free(s->recs_tmp);
+	s->qtmp = NULL;
+	s->runs = NULL;
+	s->qbuf_tmp = NULL;
+	s->recs_tmp = NULL;
+	s->cap_qtmp = s->cap_runs = s->cap_qbuf_tmp = s->cap_recs_tmp = 0;
 	s->trimmed = true;
 	return 0;
 }
@@ -515,31 +529,26 @@ static inline bool qent_before(const struct qent *x, const struct qent *y)
  */
 static int sort_queue(struct perfev_session *s)
 {
-	size_t n = s->nr_q, *runs = NULL, nr = 0, cap = 0;
+	size_t n = s->nr_q, nr = 0, *runs;
 	struct qent *a = s->q, *b;
 
 	/* Run starts: 0, and every place the order breaks. */
-	if (!array_grow((void **)&runs, &cap, 2, sizeof(*runs)))
+	if (!array_grow((void **)&s->runs, &s->cap_runs, 2, sizeof(*s->runs)))
 		return -ENOMEM;
-	runs[nr++] = 0;
+	s->runs[nr++] = 0;
 	for (size_t i = 1; i < n; i++)
 		if (qent_before(&a[i], &a[i - 1])) {
-			if (!array_grow((void **)&runs, &cap, nr + 2, sizeof(*runs))) {
-				free(runs);
+			if (!array_grow((void **)&s->runs, &s->cap_runs, nr + 2, sizeof(*s->runs)))
 				return -ENOMEM;
-			}
-			runs[nr++] = i;
+			s->runs[nr++] = i;
 		}
-	if (nr == 1) {
-		free(runs);
+	if (nr == 1)
 		return 0;
-	}
+	runs = s->runs;
 	runs[nr] = n;
-	b = malloc(n * sizeof(*b));
-	if (!b) {
-		free(runs);
+	if (!array_grow((void **)&s->qtmp, &s->cap_qtmp, n, sizeof(*s->qtmp)))
 		return -ENOMEM;
-	}
+	b = s->qtmp;
 	/* Bottom-up: merge neighbouring runs until one is left, between a and b. */
 	while (nr > 1) {
 		size_t out = 0;
@@ -567,12 +576,8 @@ static int sort_queue(struct perfev_session *s)
 		a = b;
 		b = t;
 	}
-	if (a != s->q) {
+	if (a != s->q)
 		memcpy(s->q, a, n * sizeof(*a));
-		b = a;
-	}
-	free(b);
-	free(runs);
 	return 0;
 }
 
@@ -637,15 +642,15 @@ int sess_flush(struct perfev_session *s, uint64_t limit, perfev_session_sample_f
 	if (s->reader)
 		pdr_release_before(s->reader, low);
 	if (live_recs * 2 < s->nr_recs || live_bytes * 2 < s->qbuf_len) {
-		unsigned char *tmp = malloc(live_bytes ? live_bytes : 1);
-		struct perfev_data_event *rtmp = malloc((live_recs ? live_recs : 1) * sizeof(*rtmp));
 		size_t keep_recs = 0;
 
-		if (!tmp || !rtmp) {
-			free(tmp);
-			free(rtmp);
+		if (!array_grow((void **)&s->qbuf_tmp, &s->cap_qbuf_tmp, live_bytes ? live_bytes : 1, 1) ||
+		    !array_grow((void **)&s->recs_tmp, &s->cap_recs_tmp, live_recs ? live_recs : 1,
+				sizeof(*s->recs_tmp)))
 			return set_error(ENOMEM, "session: out of memory ordering records");
-		}
+		unsigned char *tmp = s->qbuf_tmp;
+		struct perfev_data_event *rtmp = s->recs_tmp;
+
 		for (size_t j = 0; j < keep; j++) {
 			struct qent *e = &s->q[j];
 
@@ -662,8 +667,6 @@ int sess_flush(struct perfev_session *s, uint64_t limit, perfev_session_sample_f
 			memcpy(s->qbuf, tmp, keep_len);
 		if (keep_recs)
 			memcpy(s->recs, rtmp, keep_recs * sizeof(*rtmp));
-		free(tmp);
-		free(rtmp);
 		s->qbuf_len = keep_len;
 		s->nr_recs = keep_recs;
 	}

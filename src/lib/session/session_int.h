@@ -125,6 +125,19 @@ struct perfev_session {
 	struct perfev_data_event *recs; /* the decoded records the queue holds */
 	uint64_t read_offset; /* in the file, of the last record read */
 	size_t nr_recs, cap_recs;
+	/*
+	 * Scratch room of sorting and compacting, kept from one round to the
+	 * next: fresh memory costs a page fault per page, and every round
+	 * would otherwise take it anew.
+	 */
+	struct qent *qtmp;
+	size_t cap_qtmp;
+	size_t *runs;
+	size_t cap_runs;
+	unsigned char *qbuf_tmp;
+	size_t cap_qbuf_tmp;
+	struct perfev_data_event *recs_tmp;
+	size_t cap_recs_tmp;
 	uint64_t seq, last_time, round_max, next_flush;
 	bool ordered;
 
