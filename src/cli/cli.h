@@ -35,6 +35,8 @@ extern const char *cli_cmd_name;
  * the JSON always gets JSON.
  */
 void cli_error(const char *fmt, ...) PRINTF_LIKE(1, 2);
+/* Sets the heap up for big recordings (heap.c); called once, before a command runs. */
+void cli_heap_tune(void);
 void cli_note(const char *fmt, ...) PRINTF_LIKE(1, 2);
 extern bool cli_json_errors;
 /* Where results (and JSON errors) go; stdout unless a command says otherwise. */

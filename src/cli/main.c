@@ -280,6 +280,7 @@ int main(int argc, char **argv)
 	}
 	snprintf(prefixed, sizeof(prefixed), "perfev %s", name);
 	cli_cmd_name = prefixed;
+	cli_heap_tune();
 	return close_stdout(c->fn(argc - 1, argv + 1));
 }
 
