@@ -581,6 +581,9 @@ static int sort_queue(struct perfev_session *s)
 	return 0;
 }
 
+/* How many records ahead of the one delivered its resolution is loaded (sess_prefetch()). */
+#define PREFETCH_AHEAD 8
+
 /* Delivers the queued records with time <= limit, in time order; keeps the rest. */
 int sess_flush(struct perfev_session *s, uint64_t limit, perfev_session_sample_fn fn, void *ctx)
 {
@@ -597,6 +600,8 @@ int sess_flush(struct perfev_session *s, uint64_t limit, perfev_session_sample_f
 			sess_fmt(s, e->evsel >= 0 ? (size_t)e->evsel : 0);
 		struct perfev_data_event ev;
 
+		if (i + PREFETCH_AHEAD < s->nr_q && s->q[i + PREFETCH_AHEAD].decoded)
+			sess_prefetch(s, &s->recs[s->q[i + PREFETCH_AHEAD].pos]);
 		if (e->decoded) {
 			ret = deliver(s, &s->recs[e->pos], fn, ctx);
 			if (ret)

@@ -203,6 +203,8 @@ void sess_threads_free(struct perfev_session *s);
 
 /* The id of frame f's identity (stack.c), numbering it when new; 0 when out of memory. */
 uint32_t sess_frame_id(struct perfev_session *s, const struct perfev_frame *f);
+/* Loads ahead the cache slot the sample in ev will be resolved through (stack.c). */
+void sess_prefetch(const struct perfev_session *s, const struct perfev_data_event *ev);
 /* Stacks (stack.c): fills s->frames for a sample; returns how many. */
 size_t sess_resolve_stack(struct perfev_session *s, int evsel, struct perfev_thread *t,
 			  const struct perfev_sample *sample, uint16_t misc);

@@ -130,6 +130,43 @@ out:
 	f->id = frame_id(s, f);
 }
 
+/*
+ * The cache slot of an address: by the process id, not the process's index,
+ * so that sess_prefetch() finds it from a record alone (the entry itself
+ * still holds the index it is of).
+ */
+static inline struct rcache_ent *rcache_slot(const struct perfev_session *s, uint64_t ip,
+					     bool kernel, int pid)
+{
+	return &s->rcache[hash_mix(ip, kernel ? UINT32_MAX : (uint32_t)pid) &
+			  ((1u << RCACHE_BITS) - 1)];
+}
+
+/*
+ * Asks for the cache slot of the sample that ev holds before it is
+ * delivered: the slot is most often out of every cache, and a report waits
+ * on that load for every sample unless it was asked for a few samples ahead.
+ */
+void sess_prefetch(const struct perfev_session *s, const struct perfev_data_event *ev)
+{
+	const struct perfev_sample *sm = &ev->rec.sample;
+	unsigned cpumode = ev->rec.misc & PERF_RECORD_MISC_CPUMODE_MASK;
+
+	if (!s->rcache || ev->rec.type != PERF_RECORD_SAMPLE ||
+	    (sm->sample_type & (PERF_SAMPLE_IP | PERF_SAMPLE_TID)) !=
+		    (PERF_SAMPLE_IP | PERF_SAMPLE_TID))
+		return;
+	const char *e = (const char *)rcache_slot(s, sm->ip,
+						  cpumode == PERF_RECORD_MISC_KERNEL ||
+							  cpumode == PERF_RECORD_MISC_HYPERVISOR ||
+							  cpumode == PERF_RECORD_MISC_GUEST_KERNEL,
+						  (int)sm->pid);
+
+	/* An entry is longer than a cache line: both lines it may span. */
+	__builtin_prefetch(e);
+	__builtin_prefetch(e + sizeof(struct rcache_ent) - 1);
+}
+
 static void resolve(struct perfev_session *s, struct perfev_thread *t, struct perfev_frame *f,
 		    uint64_t ip, bool kernel, bool return_addr)
 {
@@ -141,7 +178,7 @@ static void resolve(struct perfev_session *s, struct perfev_thread *t, struct pe
 		resolve_slow(s, t, f, ip, kernel, return_addr);
 		return;
 	}
-	e = &s->rcache[hash_mix(ip, proc1) & ((1u << RCACHE_BITS) - 1)];
+	e = rcache_slot(s, ip, kernel, t->pid);
 	if (e->proc1 == proc1 && e->ip == ip && e->gen == gen && e->return_addr == return_addr) {
 		*f = e->f;
 		if (!f->map && !kernel)
