@@ -26,7 +26,7 @@ SAN_LDFLAGS := -fsanitize=address,undefined
 # The sanitizer runtime comes with the executable, so a sanitized .so has undefined symbols.
 NO_UNDEF :=
 endif
-LIBS     := -lpfm -ldw -lelf -lcapstone -lzstd -liberty -lprotobuf-c -lz -lm -pthread
+LIBS     := -ldw -lelf -lzstd -liberty -lprotobuf-c -lz -lm -ldl -pthread
 # The tool's terminal browser (perfev report on a terminal, perfev top): ncurses, wide-character build.
 CLI_LIBS := $(shell pkg-config --libs ncursesw 2>/dev/null || echo -lncursesw -ltinfo)
 LDFLAGS  ?=

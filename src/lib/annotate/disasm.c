@@ -13,6 +13,36 @@
 
 #include "util/internal.h"
 #include "annotate/annotate_int.h"
+#include "util/dynlib.h"
+
+/* Capstone, opened when code is first disassembled (util/dynlib.h says why). */
+#define CS_STR(x) #x
+#define CS_SONAME(major) "libcapstone.so." CS_STR(major)
+#define CS_PACKAGE(major) "libcapstone" CS_STR(major)
+
+static struct {
+	__typeof__(&cs_support) support;
+	__typeof__(&cs_open) open;
+	__typeof__(&cs_strerror) strerror;
+	__typeof__(&cs_option) option;
+	__typeof__(&cs_malloc) malloc;
+	__typeof__(&cs_free) free;
+	__typeof__(&cs_close) close;
+	__typeof__(&cs_disasm_iter) disasm_iter;
+	__typeof__(&cs_insn_group) insn_group;
+} cs;
+
+#define CS_BIND(h, f) ((cs.f = (__typeof__(cs.f))dynlib_sym((h), "cs_" #f)) != NULL)
+
+static bool cs_bind(void *h)
+{
+	return CS_BIND(h, support) && CS_BIND(h, open) && CS_BIND(h, strerror) &&
+	       CS_BIND(h, option) && CS_BIND(h, malloc) && CS_BIND(h, free) && CS_BIND(h, close) &&
+	       CS_BIND(h, disasm_iter) && CS_BIND(h, insn_group);
+}
+
+static struct dynlib capstone = DYNLIB_INIT(CS_SONAME(CS_API_MAJOR), CS_PACKAGE(CS_API_MAJOR),
+					    "disassembling code", cs_bind);
 
 struct disasm {
 	csh cs;
@@ -45,24 +75,26 @@ struct disasm *disasm__new(unsigned machine, unsigned elf_class, bool big_endian
 				     "disassembled: perfev annotates x86-64, i386 and aarch64 code",
 				     machine, elf_class);
 	}
-	if (!cs_support(arch))
+	if (!dynlib_ready(&capstone))
+		return NULL;
+	if (!cs.support(arch))
 		return set_error_ptr(PERFEV_ERR_FORMAT, "this Capstone library was built without %s; "
 				     "install one that has it (Debian's libcapstone4 does)", name);
 	dis = calloc(1, sizeof(*dis));
 	if (!dis)
 		return set_error_ptr(ENOMEM, "no memory for a disassembler");
-	err = cs_open(arch, mode, &dis->cs);
+	err = cs.open(arch, mode, &dis->cs);
 	if (err != CS_ERR_OK) {
 		free(dis);
 		return set_error_ptr(err == CS_ERR_MEM ? ENOMEM : PERFEV_ERR_FORMAT,
-				     "Capstone cannot disassemble %s: %s", name, cs_strerror(err));
+				     "Capstone cannot disassemble %s: %s", name, cs.strerror(err));
 	}
 	if (arch == CS_ARCH_X86)
-		cs_option(dis->cs, CS_OPT_SYNTAX, CS_OPT_SYNTAX_ATT);
-	cs_option(dis->cs, CS_OPT_DETAIL, CS_OPT_ON);
-	dis->insn = cs_malloc(dis->cs);
+		cs.option(dis->cs, CS_OPT_SYNTAX, CS_OPT_SYNTAX_ATT);
+	cs.option(dis->cs, CS_OPT_DETAIL, CS_OPT_ON);
+	dis->insn = cs.malloc(dis->cs);
 	if (!dis->insn) {
-		cs_close(&dis->cs);
+		cs.close(&dis->cs);
 		free(dis);
 		return set_error_ptr(ENOMEM, "no memory for a disassembled instruction");
 	}
@@ -76,8 +108,8 @@ void disasm__delete(struct disasm *dis)
 	if (!dis)
 		return;
 	if (dis->insn)
-		cs_free(dis->insn, 1);
-	cs_close(&dis->cs);
+		cs.free(dis->insn, 1);
+	cs.close(&dis->cs);
 	free(dis);
 }
 
@@ -175,7 +207,7 @@ bool disasm__next(struct disasm *dis, const uint8_t *code, size_t len, uint64_t 
 	left = len - *off;
 	addr = base + *off;
 	out->addr = addr;
-	if (!cs_disasm_iter(dis->cs, &p, &left, &addr, dis->insn) || p <= code + *off ||
+	if (!cs.disasm_iter(dis->cs, &p, &left, &addr, dis->insn) || p <= code + *off ||
 	    (size_t)(p - code) > len) {
 		out->size = 1;
 		snprintf(out->mnemonic, sizeof(out->mnemonic), ".byte");
@@ -187,9 +219,9 @@ bool disasm__next(struct disasm *dis, const uint8_t *code, size_t len, uint64_t 
 	snprintf(out->mnemonic, sizeof(out->mnemonic), "%s", dis->insn->mnemonic);
 	copy_operands(out->operands, sizeof(out->operands), dis->insn->op_str,
 		      dis->arch == CS_ARCH_X86);
-	out->jump = cs_insn_group(dis->cs, dis->insn, CS_GRP_JUMP);
-	out->call = cs_insn_group(dis->cs, dis->insn, CS_GRP_CALL);
-	out->ret = cs_insn_group(dis->cs, dis->insn, CS_GRP_RET);
+	out->jump = cs.insn_group(dis->cs, dis->insn, CS_GRP_JUMP);
+	out->call = cs.insn_group(dis->cs, dis->insn, CS_GRP_CALL);
+	out->ret = cs.insn_group(dis->cs, dis->insn, CS_GRP_RET);
 	if (dis->insn->detail) {
 		if (dis->arch == CS_ARCH_X86)
 			x86_detail(dis->insn, out);
