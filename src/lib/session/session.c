@@ -170,11 +170,9 @@ void perfev_session__delete(struct perfev_session *s)
 	sess_threads_free(s);
 	free(s->q);
 	free(s->qbuf);
-	free(s->recs);
 	free(s->qtmp);
 	free(s->runs);
 	free(s->qbuf_tmp);
-	free(s->recs_tmp);
 	table_free(s->rcache, 1u << RCACHE_BITS, sizeof(*s->rcache));
 	if (s->idents)
 		table_free(s->idents, (size_t)1 << s->ident_bits, sizeof(*s->idents));
@@ -201,12 +199,10 @@ int perfev_session__trim(struct perfev_session *s)
 	free(s->qtmp);
 	free(s->runs);
 	free(s->qbuf_tmp);
-	free(s->recs_tmp);
 	s->qtmp = NULL;
 	s->runs = NULL;
 	s->qbuf_tmp = NULL;
-	s->recs_tmp = NULL;
-	s->cap_qtmp = s->cap_runs = s->cap_qbuf_tmp = s->cap_recs_tmp = 0;
+	s->cap_qtmp = s->cap_runs = s->cap_qbuf_tmp = 0;
 	s->trimmed = true;
 	return 0;
 }
@@ -487,27 +483,26 @@ int sess_queue(struct perfev_session *s, const struct perfev_data_event *ev)
 {
 	uint64_t t = record_time(s, &ev->rec);
 	size_t size = ev->rec.size;
+	struct qent *e;
 
 	if (!array_grow((void **)&s->q, &s->cap_q, s->nr_q + 1, sizeof(*s->q)))
 		return set_error(ENOMEM, "session: out of memory queueing records");
+	e = &s->q[s->nr_q];
+	*e = (struct qent){ .time = t, .seq = s->seq++, .offset = ev->offset, .size = (uint32_t)size,
+			    .evsel = ev->evsel, .slot1 = sess_rcache_slot1(s, ev),
+			    .compressed = ev->compressed };
 	if (s->reader && pdr_in_input(s->reader, ev->rec.data, size)) {
-		/* In the mapped file, where it stays: kept decoded, neither copied nor parsed again. */
-		if (!array_grow((void **)&s->recs, &s->cap_recs, s->nr_recs + 1, sizeof(*s->recs)))
-			return set_error(ENOMEM, "session: out of memory queueing records");
-		s->recs[s->nr_recs] = *ev;
-		s->q[s->nr_q++] = (struct qent){ .time = t, .seq = s->seq++, .offset = ev->offset,
-						 .pos = s->nr_recs++, .size = size,
-						 .evsel = ev->evsel, .compressed = ev->compressed,
-						 .decoded = true };
+		/* In the mapped file, where it stays until it is delivered. */
+		e->mapped = true;
+		e->data = ev->rec.data;
 	} else {
 		if (!array_grow((void **)&s->qbuf, &s->qbuf_cap, s->qbuf_len + size, 1))
 			return set_error(ENOMEM, "session: out of memory queueing records");
 		memcpy(s->qbuf + s->qbuf_len, ev->rec.data, size);
-		s->q[s->nr_q++] = (struct qent){ .time = t, .seq = s->seq++, .offset = ev->offset,
-						 .pos = s->qbuf_len, .size = size,
-						 .evsel = ev->evsel, .compressed = ev->compressed };
+		e->pos = s->qbuf_len;
 		s->qbuf_len += size;
 	}
+	s->nr_q++;
 	if (t < s->next_flush && s->next_flush)
 		s->stats.nr_unordered++; /* older than what was already delivered */
 	if (t > s->round_max)
@@ -581,7 +576,7 @@ static int sort_queue(struct perfev_session *s)
 	return 0;
 }
 
-/* How many records ahead of the one delivered its resolution is loaded (sess_prefetch()). */
+/* How many records ahead of the one delivered its bytes and its resolution are loaded. */
 #define PREFETCH_AHEAD 8
 
 /* Delivers the queued records with time <= limit, in time order; keeps the rest. */
@@ -600,17 +595,20 @@ int sess_flush(struct perfev_session *s, uint64_t limit, perfev_session_sample_f
 			sess_fmt(s, e->evsel >= 0 ? (size_t)e->evsel : 0);
 		struct perfev_data_event ev;
 
-		if (i + PREFETCH_AHEAD < s->nr_q && s->q[i + PREFETCH_AHEAD].decoded)
-			sess_prefetch(s, &s->recs[s->q[i + PREFETCH_AHEAD].pos]);
-		if (e->decoded) {
-			ret = deliver(s, &s->recs[e->pos], fn, ctx);
-			if (ret)
-				break;
-			continue;
+		if (i + PREFETCH_AHEAD < s->nr_q) {
+			const struct qent *a = &s->q[i + PREFETCH_AHEAD];
+
+			if (a->slot1 && s->rcache)
+				__builtin_prefetch(&s->rcache[a->slot1 - 1]);
+			if (a->mapped)
+				__builtin_prefetch(a->data);
 		}
-		ev = (struct perfev_data_event){ .evsel = e->evsel, .offset = e->offset,
-						 .compressed = e->compressed };
-		if (!fmt || perfev_record__parse(fmt, s->qbuf + e->pos, e->size, &ev.rec) < 0)
+		/* Field by field: ev.rec is cleared by the parse, and clearing all of ev twice shows. */
+		ev.evsel = e->evsel;
+		ev.offset = e->offset;
+		ev.compressed = e->compressed;
+		if (!fmt || perfev_record__parse(fmt, e->mapped ? e->data : s->qbuf + e->pos, e->size,
+						 &ev.rec) < 0)
 			continue; /* the reader decoded it once already */
 		ret = deliver(s, &ev, fn, ctx);
 		if (ret)
@@ -619,15 +617,14 @@ int sess_flush(struct perfev_session *s, uint64_t limit, perfev_session_sample_f
 	if (ret) {
 		s->nr_q = 0;
 		s->qbuf_len = 0;
-		s->nr_recs = 0;
 		return ret;
 	}
 	/*
-	 * What stays: its entries, in sorted order.  The records they point to
-	 * move only when most of the room they take is free, so that each record
+	 * What stays: its entries, in sorted order.  The records copied into
+	 * qbuf move only when most of the room they take is free, so that each
 	 * is moved about once however long it waits.
 	 */
-	size_t live_recs = 0, live_bytes = 0;
+	size_t live_bytes = 0;
 
 	memmove(s->q, s->q + i, (s->nr_q - i) * sizeof(*s->q));
 	keep = s->nr_q - i;
@@ -635,8 +632,7 @@ int sess_flush(struct perfev_session *s, uint64_t limit, perfev_session_sample_f
 	uint64_t low = s->read_offset;
 
 	for (size_t j = 0; j < keep; j++) {
-		if (s->q[j].decoded) {
-			live_recs++;
+		if (s->q[j].mapped) {
 			if (s->q[j].offset < low)
 				low = s->q[j].offset;
 		} else {
@@ -646,34 +642,23 @@ int sess_flush(struct perfev_session *s, uint64_t limit, perfev_session_sample_f
 	/* Nothing below the oldest record still waiting is read again: its pages can go. */
 	if (s->reader)
 		pdr_release_before(s->reader, low);
-	if (live_recs * 2 < s->nr_recs || live_bytes * 2 < s->qbuf_len) {
-		size_t keep_recs = 0;
-
-		if (!array_grow((void **)&s->qbuf_tmp, &s->cap_qbuf_tmp, live_bytes ? live_bytes : 1, 1) ||
-		    !array_grow((void **)&s->recs_tmp, &s->cap_recs_tmp, live_recs ? live_recs : 1,
-				sizeof(*s->recs_tmp)))
+	if (live_bytes * 2 < s->qbuf_len) {
+		if (!array_grow((void **)&s->qbuf_tmp, &s->cap_qbuf_tmp, live_bytes ? live_bytes : 1, 1))
 			return set_error(ENOMEM, "session: out of memory ordering records");
 		unsigned char *tmp = s->qbuf_tmp;
-		struct perfev_data_event *rtmp = s->recs_tmp;
 
 		for (size_t j = 0; j < keep; j++) {
 			struct qent *e = &s->q[j];
 
-			if (e->decoded) {
-				rtmp[keep_recs] = s->recs[e->pos];
-				e->pos = keep_recs++;
-			} else {
-				memcpy(tmp + keep_len, s->qbuf + e->pos, e->size);
-				e->pos = keep_len;
-				keep_len += e->size;
-			}
+			if (e->mapped)
+				continue;
+			memcpy(tmp + keep_len, s->qbuf + e->pos, e->size);
+			e->pos = keep_len;
+			keep_len += e->size;
 		}
 		if (keep_len)
 			memcpy(s->qbuf, tmp, keep_len);
-		if (keep_recs)
-			memcpy(s->recs, rtmp, keep_recs * sizeof(*rtmp));
 		s->qbuf_len = keep_len;
-		s->nr_recs = keep_recs;
 	}
 	return 0;
 }

@@ -50,18 +50,26 @@ struct frame_ident {
 
 /*
  * A record waiting in the time-order queue: one read from the mapped file
- * stays there, decoded already (recs[pos]); any other is copied into the
- * queue's buffer (qbuf at pos) and decoded again when delivered.
+ * stays there and is pointed to (data); any other is copied into the
+ * queue's buffer (qbuf at pos).  Either is decoded again when delivered:
+ * a decoded record is 440 bytes, most of them empty, and a round's worth of
+ * copies is written and read back from memory, where parsing the record's
+ * own hundred-odd bytes again costs less.
  */
 struct qent {
 	uint64_t time;
 	uint64_t seq;
 	uint64_t offset; /* in the file */
-	size_t pos;	 /* in qbuf, or in recs */
+	union {
+		size_t pos;		   /* in qbuf */
+		const unsigned char *data; /* in the mapped file */
+	};
 	uint32_t size;
 	int32_t evsel;
+	/* 1 + the resolution cache's slot of the sample's IP (sess_rcache_slot1()), or 0. */
+	uint32_t slot1;
 	bool compressed;
-	bool decoded; /* pos indexes recs */
+	bool mapped; /* data points into the file */
 };
 
 /* Per-event tallies and the group-read state of perf's per-id period deltas. */
@@ -122,9 +130,7 @@ struct perfev_session {
 	size_t nr_q, cap_q;
 	unsigned char *qbuf;
 	size_t qbuf_len, qbuf_cap;
-	struct perfev_data_event *recs; /* the decoded records the queue holds */
 	uint64_t read_offset; /* in the file, of the last record read */
-	size_t nr_recs, cap_recs;
 	/*
 	 * Scratch room of sorting and compacting, kept from one round to the
 	 * next: fresh memory costs a page fault per page, and every round
@@ -136,8 +142,6 @@ struct perfev_session {
 	size_t cap_runs;
 	unsigned char *qbuf_tmp;
 	size_t cap_qbuf_tmp;
-	struct perfev_data_event *recs_tmp;
-	size_t cap_recs_tmp;
 	uint64_t seq, last_time, round_max, next_flush;
 	bool ordered;
 
@@ -203,8 +207,11 @@ void sess_threads_free(struct perfev_session *s);
 
 /* The id of frame f's identity (stack.c), numbering it when new; 0 when out of memory. */
 uint32_t sess_frame_id(struct perfev_session *s, const struct perfev_frame *f);
-/* Loads ahead the cache slot the sample in ev will be resolved through (stack.c). */
-void sess_prefetch(const struct perfev_session *s, const struct perfev_data_event *ev);
+/*
+ * 1 + the resolution cache's slot the sample in ev will be resolved through,
+ * or 0 (stack.c): asked for ahead of the sample's delivery.
+ */
+uint32_t sess_rcache_slot1(const struct perfev_session *s, const struct perfev_data_event *ev);
 /* Stacks (stack.c): fills s->frames for a sample; returns how many. */
 size_t sess_resolve_stack(struct perfev_session *s, int evsel, struct perfev_thread *t,
 			  const struct perfev_sample *sample, uint16_t misc);

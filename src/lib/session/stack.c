@@ -132,7 +132,7 @@ out:
 
 /*
  * The cache slot of an address: by the process id, not the process's index,
- * so that sess_prefetch() finds it from a record alone (the entry itself
+ * so that sess_rcache_slot1() finds it from a record alone (the entry itself
  * still holds the index it is of).
  */
 static inline struct rcache_ent *rcache_slot(const struct perfev_session *s, uint64_t ip,
@@ -143,11 +143,11 @@ static inline struct rcache_ent *rcache_slot(const struct perfev_session *s, uin
 }
 
 /*
- * Asks for the cache slot of the sample that ev holds before it is
- * delivered: the slot is most often out of every cache, and a report waits
- * on that load for every sample unless it was asked for a few samples ahead.
+ * The cache slot of the sample that ev holds, found when it is queued and
+ * loaded a few records before it is delivered: the slot is most often out of
+ * every cache, and a report would wait on that load for every sample.
  */
-void sess_prefetch(const struct perfev_session *s, const struct perfev_data_event *ev)
+uint32_t sess_rcache_slot1(const struct perfev_session *s, const struct perfev_data_event *ev)
 {
 	const struct perfev_sample *sm = &ev->rec.sample;
 	unsigned cpumode = ev->rec.misc & PERF_RECORD_MISC_CPUMODE_MASK;
@@ -155,16 +155,13 @@ void sess_prefetch(const struct perfev_session *s, const struct perfev_data_even
 	if (!s->rcache || ev->rec.type != PERF_RECORD_SAMPLE ||
 	    (sm->sample_type & (PERF_SAMPLE_IP | PERF_SAMPLE_TID)) !=
 		    (PERF_SAMPLE_IP | PERF_SAMPLE_TID))
-		return;
-	const char *e = (const char *)rcache_slot(s, sm->ip,
-						  cpumode == PERF_RECORD_MISC_KERNEL ||
-							  cpumode == PERF_RECORD_MISC_HYPERVISOR ||
-							  cpumode == PERF_RECORD_MISC_GUEST_KERNEL,
-						  (int)sm->pid);
-
-	/* An entry is longer than a cache line: both lines it may span. */
-	__builtin_prefetch(e);
-	__builtin_prefetch(e + sizeof(struct rcache_ent) - 1);
+		return 0;
+	return 1 + (uint32_t)(rcache_slot(s, sm->ip,
+					  cpumode == PERF_RECORD_MISC_KERNEL ||
+						  cpumode == PERF_RECORD_MISC_HYPERVISOR ||
+						  cpumode == PERF_RECORD_MISC_GUEST_KERNEL,
+					  (int)sm->pid) -
+			      s->rcache);
 }
 
 static void resolve(struct perfev_session *s, struct perfev_thread *t, struct perfev_frame *f,
