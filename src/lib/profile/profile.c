@@ -49,7 +49,7 @@ void perfev_profile__delete(struct perfev_profile *p)
 	if (!p)
 		return;
 	profile_bg_stop(p->bg);
-	free(p->nodes);
+	big_array_free(p->nodes, p->cap_nodes, sizeof(*p->nodes));
 	free(p->frames);
 	free(p->frame_maps);
 	free(p->threads);

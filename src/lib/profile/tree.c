@@ -130,7 +130,7 @@ static int64_t child(struct perfev_profile *p, uint32_t parent, uint32_t frame, 
 			return c->node1 - 1;
 	}
 	if (p->nr_nodes >= PERFEV_PROFILE_NONE - 1 ||
-	    !array_grow((void **)&p->nodes, &p->cap_nodes, p->nr_nodes + 1, sizeof(*p->nodes)))
+	    !big_array_grow((void **)&p->nodes, &p->cap_nodes, p->nr_nodes + 1, sizeof(*p->nodes)))
 		return -1;
 	p->children[j].tag = tag;
 	p->children[j].node1 = p->nr_nodes + 1;

@@ -61,6 +61,13 @@ static inline bool array_grow(void **arr, size_t *cap, size_t need, size_t elem)
  */
 void *table_calloc(size_t n, size_t size);
 void table_free(void *p, size_t n, size_t size);
+/*
+ * Like array_grow() for an array that may grow to megabytes: past a few it
+ * has a mapping of its own, grown in place; freed only with big_array_free()
+ * and its capacity.
+ */
+bool big_array_grow(void **arr, size_t *cap, size_t need, size_t elem);
+void big_array_free(void *arr, size_t cap, size_t elem);
 
 /*
  * Test hook: /proc, /sys and /lib/modules are read under root instead of

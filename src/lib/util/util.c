@@ -152,3 +152,76 @@ void table_free(void *p, size_t n, size_t size)
 	else
 		munmap(p, n * size);
 }
+
+/*
+ * One big growing array outside the heap: past BIG_ARRAY bytes it lives in
+ * its own mapping, grown by mremap() (never copied, and no old block left
+ * behind in the heap, resident, for the rest of the run) and backed by huge
+ * pages where the kernel allows.  Its mapping is its capacity's bytes
+ * rounded up to 2 MiB.
+ */
+#define BIG_ARRAY ((size_t)4 << 20)
+#define BIG_ROUND ((size_t)2 << 20)
+
+static bool big_bytes(size_t cap, size_t elem, size_t *bytes)
+{
+	if (!size_mul_ok(cap, elem, bytes) || *bytes > SIZE_MAX - BIG_ROUND)
+		return false;
+	*bytes = (*bytes + BIG_ROUND - 1) & ~(BIG_ROUND - 1);
+	return true;
+}
+
+static bool is_big(size_t cap, size_t elem)
+{
+	size_t bytes;
+
+	return BIG_TABLE != SIZE_MAX && size_mul_ok(cap, elem, &bytes) && bytes >= BIG_ARRAY;
+}
+
+bool big_array_grow(void **arr, size_t *cap, size_t need, size_t elem)
+{
+	size_t n = *cap ? *cap : 16, old_bytes, bytes;
+	void *p;
+
+	if (need <= *cap)
+		return true;
+	while (n < need) {
+		if (!size_mul_ok(n, 2, &n))
+			return false;
+	}
+	if (!is_big(n, elem))
+		return array_grow_slow(arr, cap, need, elem);
+	if (!big_bytes(n, elem, &bytes))
+		return false;
+	if (*arr && is_big(*cap, elem)) {
+		if (!big_bytes(*cap, elem, &old_bytes))
+			return false;
+		p = mremap(*arr, old_bytes, bytes, MREMAP_MAYMOVE);
+		if (p == MAP_FAILED)
+			return false;
+	} else {
+		p = mmap(NULL, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+		if (p == MAP_FAILED)
+			return false;
+		madvise(p, bytes, MADV_HUGEPAGE);
+		if (*arr) {
+			memcpy(p, *arr, *cap * elem);
+			free(*arr);
+		}
+	}
+	*arr = p;
+	*cap = n;
+	return true;
+}
+
+void big_array_free(void *arr, size_t cap, size_t elem)
+{
+	size_t bytes;
+
+	if (!arr)
+		return;
+	if (is_big(cap, elem) && big_bytes(cap, elem, &bytes))
+		munmap(arr, bytes);
+	else
+		free(arr);
+}
