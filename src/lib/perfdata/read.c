@@ -419,6 +419,13 @@ void pdr_release_before(struct perfev_data_reader *r, uint64_t off)
 	r->released = end;
 }
 
+void pdr_release_all(struct perfev_data_reader *r)
+{
+	/* released stays: reading on, the pages come back and go again with the window. */
+	if (r->map && r->released < r->map_len)
+		madvise((char *)r->map + r->released, r->map_len - r->released, MADV_DONTNEED);
+}
+
 void perfev_data_reader__delete(struct perfev_data_reader *r)
 {
 	if (!r)

@@ -187,6 +187,8 @@ static inline bool pdr_in_input(const struct perfev_data_reader *r, const void *
  * the file again.
  */
 void pdr_release_before(struct perfev_data_reader *r, uint64_t off);
+/* Gives back every page of the mapping for now (as safe: a page used again is read again). */
+void pdr_release_all(struct perfev_data_reader *r);
 
 /* Maps id to evsel idx (first mapping wins) and lists it under the evsel. */
 int pdr_add_id(struct perfev_data_reader *r, size_t idx, uint64_t id);

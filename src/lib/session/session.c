@@ -195,6 +195,8 @@ int perfev_session__trim(struct perfev_session *s)
 		table_free(s->idents, (size_t)1 << s->ident_bits, sizeof(*s->idents));
 	s->idents = NULL;
 	s->ident_bits = 0;
+	/* The file's pages read so far: a report's tables need none of them. */
+	pdr_release_all(s->reader);
 	/* The ordering's scratch room grows again if more is read. */
 	free(s->qtmp);
 	free(s->runs);
