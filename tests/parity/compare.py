@@ -388,6 +388,13 @@ def same_line(a, b):
     if ma and mi:
         return (ma.group(1) == mi.group(1) and ma.group(2) == mi.group(2) and
                 ma.group(3) == mi.group(3))
+    # ...and the other way round, under an alias of another name at the same address (libc's
+    # memmove_avx512_unaligned_erms, whose DWARF name is memcpy_avx512_unaligned_erms): perf
+    # prints the DWARF name marked inlined instead of its symbol's line, perfev the symbol.
+    # The same address and offset make it the same function's start under another name.
+    mp = INLINED_AT.match(a)
+    if mp and mb:
+        return mp.group(1) == mb.group(1) and mp.group(3) == mb.group(3)
     if ma and mb:
         return (ma.group(1) == mb.group(1) and ma.group(4) == mb.group(4) and
                 int(ma.group(3), 16) == 0 and int(mb.group(3), 16) > 0)
