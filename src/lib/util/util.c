@@ -94,22 +94,33 @@ int read_u64_file(const char *path, uint64_t *val)
 	return 0;
 }
 
-bool array_grow_slow(void **arr, size_t *cap, size_t need, size_t elem)
+/* The capacity an array of cap elements grows to for need: doubled from cap (or 16) until it holds. */
+static bool grown_cap(size_t cap, size_t need, size_t *n)
 {
-	size_t n = *cap ? *cap : 16, bytes;
+	*n = cap ? cap : 16;
+	while (*n < need)
+		if (!size_mul_ok(*n, 2, n))
+			return false;
+	return true;
+}
+
+static bool realloc_to(void **arr, size_t *cap, size_t n, size_t elem)
+{
+	size_t bytes;
 	void *p;
 
-	if (need <= *cap)
-		return true;
-	while (n < need) {
-		if (!size_mul_ok(n, 2, &n))
-			return false;
-	}
 	if (!size_mul_ok(n, elem, &bytes) || !(p = realloc(*arr, bytes)))
 		return false;
 	*arr = p;
 	*cap = n;
 	return true;
+}
+
+bool array_grow_slow(void **arr, size_t *cap, size_t need, size_t elem)
+{
+	size_t n;
+
+	return need <= *cap || (grown_cap(*cap, need, &n) && realloc_to(arr, cap, n, elem));
 }
 
 /*
@@ -189,17 +200,15 @@ static bool is_big(size_t cap, size_t elem)
 
 bool big_array_grow(void **arr, size_t *cap, size_t need, size_t elem)
 {
-	size_t n = *cap ? *cap : 16, old_bytes, bytes;
+	size_t n, old_bytes, bytes;
 	void *p;
 
 	if (need <= *cap)
 		return true;
-	while (n < need) {
-		if (!size_mul_ok(n, 2, &n))
-			return false;
-	}
+	if (!grown_cap(*cap, need, &n))
+		return false;
 	if (!is_big(n, elem))
-		return array_grow_slow(arr, cap, need, elem);
+		return realloc_to(arr, cap, n, elem);
 	if (!big_bytes(n, elem, &bytes))
 		return false;
 	if (*arr && is_big(*cap, elem)) {
