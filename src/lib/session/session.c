@@ -157,6 +157,18 @@ err_out:
 	return NULL;
 }
 
+/* The ordering's scratch room (sort_queue(), sess_flush()), given back. */
+static void free_scratch(struct perfev_session *s)
+{
+	free(s->qtmp);
+	free(s->runs);
+	free(s->qbuf_tmp);
+	s->qtmp = NULL;
+	s->runs = NULL;
+	s->qbuf_tmp = NULL;
+	s->cap_qtmp = s->cap_runs = s->cap_qbuf_tmp = 0;
+}
+
 void perfev_session__delete(struct perfev_session *s)
 {
 	if (!s)
@@ -170,9 +182,7 @@ void perfev_session__delete(struct perfev_session *s)
 	sess_threads_free(s);
 	free(s->q);
 	free(s->qbuf);
-	free(s->qtmp);
-	free(s->runs);
-	free(s->qbuf_tmp);
+	free_scratch(s);
 	table_free(s->rcache, 1u << RCACHE_BITS, sizeof(*s->rcache));
 	if (s->idents)
 		table_free(s->idents, (size_t)1 << s->ident_bits, sizeof(*s->idents));
@@ -198,13 +208,7 @@ int perfev_session__trim(struct perfev_session *s)
 	/* The file's pages read so far: a report's tables need none of them. */
 	pdr_release_all(s->reader);
 	/* The ordering's scratch room grows again if more is read. */
-	free(s->qtmp);
-	free(s->runs);
-	free(s->qbuf_tmp);
-	s->qtmp = NULL;
-	s->runs = NULL;
-	s->qbuf_tmp = NULL;
-	s->cap_qtmp = s->cap_runs = s->cap_qbuf_tmp = 0;
+	free_scratch(s);
 	s->trimmed = true;
 	return 0;
 }
