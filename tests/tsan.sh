@@ -1,7 +1,8 @@
 #!/bin/sh
 # The library's threads under ThreadSanitizer: the profile's background
-# inserter through the session tests, and perfev report of a real call-graph
-# recording, whose output must equal the plain build's.  Prints one line per
+# inserter and the session's reading thread through the session tests, and
+# perfev report and script of a real call-graph recording (read ahead on a
+# thread of their own), whose output must equal the plain build's.  Prints one line per
 # check and writes "passed failed skipped" to RESULTS.
 set -u
 BUILD=${1:-build}
@@ -41,6 +42,17 @@ if [ "$st" = 0 ] && ! grep -q 'hot_a' "$tmp/tsan.txt"; then
 	st=1
 fi
 check "perfev report" $st "$TSAN/report.log"
+
+# script reads the events' names for every sample while the reading thread reads on.
+"$BUILD/perfev" script -i "$tmp/hot.data" >"$tmp/plain-script.txt" 2>&1
+"$TSAN/perfev" script -i "$tmp/hot.data" >"$tmp/tsan-script.txt" 2>"$TSAN/script.log"
+st=$?
+if [ "$st" = 0 ] && ! cmp -s "$tmp/plain-script.txt" "$tmp/tsan-script.txt"; then
+	echo "the script output differs from the plain build's" >>"$TSAN/script.log"
+	diff "$tmp/plain-script.txt" "$tmp/tsan-script.txt" | head -n 20 >>"$TSAN/script.log"
+	st=1
+fi
+check "perfev script" $st "$TSAN/script.log"
 
 # pprof is gzipped on a thread of its own while its messages are packed: the same bytes either way.
 "$BUILD/perfev" export -q -f pprof -i "$tmp/hot.data" -o "$tmp/plain.pb.gz" 2>/dev/null

@@ -76,6 +76,16 @@ struct perfev_session_opts {
 	bool off_cpu;
 	/* With off_cpu: intervals shorter than this are left out (counted in the stats). */
 	uint64_t off_cpu_thresh_ns;
+	/*
+	 * perfev_session__process() reads and orders the file on a thread of
+	 * the session's own while the calling thread delivers (a mapped file in
+	 * time order; otherwise, or without threads, the caller's thread does
+	 * both).  fn is still called on the calling thread, in the same order.
+	 * While it runs, fn may read the reader's events (names, attrs,
+	 * formats) and features, but not its position: perfev_session__progress()
+	 * says how far the delivery is.
+	 */
+	bool read_ahead;
 	size_t :0;
 };
 
@@ -184,6 +194,13 @@ typedef int (*perfev_session_sample_fn)(void *ctx, const struct perfev_session_s
  */
 PERFEV_API int perfev_session__process(struct perfev_session *s, perfev_session_sample_fn fn,
 				       void *ctx);
+/*
+ * How far perfev_session__process() has delivered: the bytes of the file's
+ * data up to the furthest record delivered so far (done, never going back),
+ * and all of them (total; 0 when unknown, a pipe).  Either may be NULL.
+ */
+PERFEV_API void perfev_session__progress(const struct perfev_session *s, uint64_t *done,
+					 uint64_t *total);
 /*
  * After the file was read: frees the caches that only resolving more
  * samples uses (addresses already resolved, the numbering of frames).

@@ -447,7 +447,7 @@ static void show_progress(struct report_state *st, bool done)
 {
 	uint64_t cur, total;
 
-	perfev_data_reader__progress(perfev_session__reader(st->s), &cur, &total);
+	perfev_session__progress(st->s, &cur, &total);
 	if (done)
 		fprintf(stderr, "\r%60s\r", "");
 	else if (total)

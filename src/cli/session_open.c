@@ -51,7 +51,8 @@ static struct perfev_session *open_session(const char *input, bool no_demangle, 
 					      .warn_ctx = (void *)quiet };
 	struct perfev_session_opts o = { .sz = sizeof(o), .reader_opts = &ro, .filter = filter,
 					 .off_cpu = oc != NULL,
-					 .off_cpu_thresh_ns = oc ? oc->thresh_ns : 0 };
+					 .off_cpu_thresh_ns = oc ? oc->thresh_ns : 0,
+					 .read_ahead = true };
 	struct perfev_session *s;
 
 	if (want == LEAF) {

@@ -787,6 +787,155 @@ static void test_trim(void **state)
 	assert_int_equal(perfev_session__trim(NULL), -EINVAL);
 }
 
+/*
+ * Reading ahead: the reading thread's deliveries must be the caller's
+ * thread's alone, sample for sample, whatever the file holds.
+ */
+#define RA_MAX 40000
+
+struct ra_seen {
+	size_t n;
+	int stop_at;		/* return 5 at this sample (0: never) */
+	uint64_t key[RA_MAX];	/* time, tid, ip and map of each sample */
+	const char *name[RA_MAX]; /* the event's name as the callback reads it */
+	struct perfev_session *s;
+	uint64_t last_done, total;
+	bool progress_ok;
+};
+
+static int ra_collect(void *ctx, const struct perfev_session_sample *ss)
+{
+	struct ra_seen *v = ctx;
+	uint64_t done, total;
+	size_t i = v->n++;
+
+	assert_true(i < RA_MAX);
+	v->key[i] = ss->ev->rec.sample.time * 1000003u ^ (uint64_t)perfev_thread__tid(ss->thread) << 40 ^
+		    ss->frames[0].ip ^ (ss->frames[0].map ? ss->frames[0].map->start : 1);
+	v->name[i] = perfev_data_reader__evsel_name(perfev_session__reader(v->s), (size_t)ss->evsel);
+	perfev_session__progress(v->s, &done, &total);
+	if (done < v->last_done || done > total || total != v->total)
+		v->progress_ok = false;
+	v->last_done = done;
+	return v->stop_at && (int)v->n == v->stop_at ? 5 : 0;
+}
+
+/* Processes path with or without reading ahead; returns what process() returned. */
+static int ra_run(const char *path, bool ahead, struct ra_seen *v, char *err, size_t errlen)
+{
+	struct perfev_session_opts o = { .sz = sizeof(o), .no_unwind = true, .read_ahead = ahead };
+	int ret;
+
+	v->n = 0;
+	v->last_done = 0;
+	v->progress_ok = true;
+	v->s = perfev_session__open(path, &o);
+	assert_non_null(v->s);
+	perfev_session__progress(v->s, NULL, &v->total);
+	assert_true(v->total > 0);
+	ret = perfev_session__process(v->s, ra_collect, v);
+	snprintf(err, errlen, "%s", ret < 0 ? perfev_last_error() : "");
+	/* The names are the reader's: copied out before it goes. */
+	for (size_t i = 0; i < v->n; i++)
+		v->key[i] ^= v->name[i] && !strcmp(v->name[i], "renamed") ? 1ull << 63 : 0;
+	perfev_session__delete(v->s);
+	return ret;
+}
+
+static void event_update_name(struct buf *b, uint64_t id, const char *name)
+{
+	size_t at;
+	char s[24] = { 0 };
+
+	header(b, &at, PERFEV_RECORD_EVENT_UPDATE, 0);
+	put64(b, 2); /* the name */
+	put64(b, id);
+	snprintf(s, sizeof(s), "%s", name);
+	put(b, s, sizeof(s));
+	end(b, at);
+}
+
+/*
+ * 40 rounds of 600 samples from two "rings" (the second's records lag a
+ * round behind, as a ring drained late), three threads, maps and names
+ * changing on the way, and the event renamed half-way.
+ */
+static const char *ra_file(const char *name, bool damaged)
+{
+	struct perf_event_attr a = base_attr();
+	struct buf r[41] = { 0 };
+	uint64_t t = 1000;
+
+	comm(&r[0], 1, 1, "one", false, 1);
+	for (size_t k = 0; k < 40; k++) {
+		if (k % 7 == 0)
+			mmap2(&r[k], 1, 0x1000, 0x1000 + 0x100 * k, k % 2 ? "/a" : "/b", t);
+		if (k == 13)
+			comm(&r[k], 1, 2, "two", false, t);
+		if (k == 20)
+			event_update_name(&r[k], 7, "renamed");
+		for (size_t i = 0; i < 300; i++, t += 10) {
+			sample(&r[k], 1, 1 + (uint32_t)(i % 3), 0x1000 + i, t, 1);
+			sample(&r[k + 1], 1, 1, 0x1800 + i, t + 5, 1);
+		}
+	}
+	if (damaged) {
+		size_t at;
+
+		/* A sample cut to its identifier: the reader stops there, with an error. */
+		header(&r[40], &at, PERF_RECORD_SAMPLE, PERF_RECORD_MISC_USER);
+		put64(&r[40], 7);
+		end(&r[40], at);
+	}
+	return write_file(name, &a, 1, r, 41);
+}
+
+static void test_read_ahead_same_deliveries(void **state)
+{
+	static struct ra_seen one, two;
+	char e1[512], e2[512];
+	const char *path = ra_file("ahead.data", false);
+
+	(void)state;
+	assert_int_equal(ra_run(path, false, &one, e1, sizeof(e1)), 0);
+	assert_int_equal(ra_run(path, true, &two, e2, sizeof(e2)), 0);
+	assert_int_equal(one.n, 24000);
+	assert_int_equal(two.n, one.n);
+	assert_memory_equal(one.key, two.key, one.n * sizeof(one.key[0]));
+	/* The rename is seen, at the same sample, both ways. */
+	assert_true(one.key[one.n - 1] >> 63);
+	assert_false(one.key[0] >> 63);
+	assert_true(one.progress_ok);
+	assert_true(two.progress_ok);
+	assert_true(two.last_done > 0);
+
+	/* A callback that stops: the same samples, and its value. */
+	one.stop_at = two.stop_at = 9000;
+	assert_int_equal(ra_run(path, false, &one, e1, sizeof(e1)), 5);
+	assert_int_equal(ra_run(path, true, &two, e2, sizeof(e2)), 5);
+	assert_int_equal(one.n, 9000);
+	assert_int_equal(two.n, 9000);
+	assert_memory_equal(one.key, two.key, one.n * sizeof(one.key[0]));
+	one.stop_at = two.stop_at = 0;
+}
+
+static void test_read_ahead_damaged(void **state)
+{
+	static struct ra_seen one, two;
+	char e1[512], e2[512];
+	const char *path = ra_file("ahead-damaged.data", true);
+
+	(void)state;
+	/* Everything before the bad record is delivered, then its error, the same both ways. */
+	assert_true(ra_run(path, false, &one, e1, sizeof(e1)) < 0);
+	assert_true(ra_run(path, true, &two, e2, sizeof(e2)) < 0);
+	assert_int_equal(one.n, 24000);
+	assert_int_equal(two.n, one.n);
+	assert_memory_equal(one.key, two.key, one.n * sizeof(one.key[0]));
+	assert_string_equal(e1, e2);
+	assert_non_null(strstr(e2, "offset"));
+}
+
 static void test_errors(void **state)
 {
 	struct perfev_session_opts o = { .sz = 2 };
@@ -831,6 +980,8 @@ int main(void)
 		cmocka_unit_test(test_filter_session),
 		cmocka_unit_test(test_filter_group_deltas),
 		cmocka_unit_test(test_trim),
+		cmocka_unit_test(test_read_ahead_same_deliveries),
+		cmocka_unit_test(test_read_ahead_damaged),
 		cmocka_unit_test(test_errors),
 	};
 

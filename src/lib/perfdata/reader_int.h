@@ -190,6 +190,30 @@ void pdr_release_before(struct perfev_data_reader *r, uint64_t off);
 /* Gives back every page of the mapping for now (as safe: a page used again is read again). */
 void pdr_release_all(struct perfev_data_reader *r);
 
+/*
+ * The type of the record next() reads next, when it is a whole record of
+ * the mapped input itself (not decompressed, not byte-swapped, not cut
+ * short); else -1 (the end, a stream, bytes pending from a COMPRESSED
+ * record, a swapped file, a record past the end).  Reads the input only:
+ * a session's reading thread asks before each record whether reading it
+ * may change what the delivering thread reads (event names, features).
+ */
+static inline int pdr_peek_type(const struct perfev_data_reader *r)
+{
+	uint32_t t;
+	uint16_t size;
+	uint64_t end = r->data_end < r->mem_len ? r->data_end : r->mem_len;
+
+	if (!r->mem || r->swapped || r->err || r->dhead != r->dlen || r->zin || r->pos >= end ||
+	    end - r->pos < 8)
+		return -1;
+	memcpy(&t, r->mem + r->pos, 4);
+	memcpy(&size, r->mem + r->pos + 6, 2);
+	if (size < 8 || size > end - r->pos || t > INT32_MAX)
+		return -1;
+	return (int)t;
+}
+
 /* Maps id to evsel idx (first mapping wins) and lists it under the evsel. */
 int pdr_add_id(struct perfev_data_reader *r, size_t idx, uint64_t id);
 int pdr_evsel_of_id(const struct perfev_data_reader *r, uint64_t id);

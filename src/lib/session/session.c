@@ -421,8 +421,8 @@ static int deliver_sample(struct perfev_session *s, const struct perfev_data_eve
 	return fn(ctx, &out);
 }
 
-static int deliver(struct perfev_session *s, const struct perfev_data_event *ev,
-		   perfev_session_sample_fn fn, void *ctx)
+int sess_deliver(struct perfev_session *s, const struct perfev_data_event *ev,
+		 perfev_session_sample_fn fn, void *ctx)
 {
 	const struct perfev_record *rec = &ev->rec;
 	struct sevsel *es;
@@ -585,24 +585,31 @@ static int sort_queue(struct perfev_session *s)
 /* How many records ahead of the one delivered its bytes and its resolution are loaded. */
 #define PREFETCH_AHEAD 8
 
-/* Delivers the queued records with time <= limit, in time order; keeps the rest. */
-int sess_flush(struct perfev_session *s, uint64_t limit, perfev_session_sample_fn fn, void *ctx)
+int sess_queue_ready(struct perfev_session *s, uint64_t limit, size_t *n)
 {
-	size_t i, keep = 0, keep_len = 0;
-	int ret = 0;
+	size_t i;
 
-	if (!s->nr_q)
-		return 0;
 	if (sort_queue(s) < 0)
 		return set_error(ENOMEM, "session: out of memory ordering records");
-	for (i = 0; i < s->nr_q && s->q[i].time <= limit; i++) {
-		const struct qent *e = &s->q[i];
+	for (i = 0; i < s->nr_q && s->q[i].time <= limit; i++)
+		;
+	*n = i;
+	return 0;
+}
+
+int sess_deliver_queued(struct perfev_session *s, const struct qent *q, size_t n,
+			perfev_session_sample_fn fn, void *ctx)
+{
+	int ret = 0;
+
+	for (size_t i = 0; i < n; i++) {
+		const struct qent *e = &q[i];
 		const struct perfev_sample_fmt *fmt =
 			sess_fmt(s, e->evsel >= 0 ? (size_t)e->evsel : 0);
 		struct perfev_data_event ev;
 
-		if (i + PREFETCH_AHEAD < s->nr_q) {
-			const struct qent *a = &s->q[i + PREFETCH_AHEAD];
+		if (i + PREFETCH_AHEAD < n) {
+			const struct qent *a = &q[i + PREFETCH_AHEAD];
 
 			if (a->slot1 && s->rcache)
 				__builtin_prefetch(&s->rcache[a->slot1 - 1]);
@@ -613,41 +620,39 @@ int sess_flush(struct perfev_session *s, uint64_t limit, perfev_session_sample_f
 		ev.evsel = e->evsel;
 		ev.offset = e->offset;
 		ev.compressed = e->compressed;
+		if (e->offset > s->delivered_offset)
+			s->delivered_offset = e->offset;
 		if (!fmt || perfev_record__parse(fmt, e->mapped ? e->data : s->qbuf + e->pos, e->size,
 						 &ev.rec) < 0)
 			continue; /* the reader decoded it once already */
-		ret = deliver(s, &ev, fn, ctx);
+		ret = sess_deliver(s, &ev, fn, ctx);
 		if (ret)
 			break;
 	}
-	if (ret) {
-		s->nr_q = 0;
-		s->qbuf_len = 0;
-		return ret;
-	}
+	return ret;
+}
+
+int sess_queue_drop(struct perfev_session *s, size_t n, uint64_t *low)
+{
+	size_t keep, keep_len = 0, live_bytes = 0;
+
 	/*
 	 * What stays: its entries, in sorted order.  The records copied into
 	 * qbuf move only when most of the room they take is free, so that each
 	 * is moved about once however long it waits.
 	 */
-	size_t live_bytes = 0;
-
-	memmove(s->q, s->q + i, (s->nr_q - i) * sizeof(*s->q));
-	keep = s->nr_q - i;
+	memmove(s->q, s->q + n, (s->nr_q - n) * sizeof(*s->q));
+	keep = s->nr_q - n;
 	s->nr_q = keep;
-	uint64_t low = s->read_offset;
-
+	*low = s->read_offset;
 	for (size_t j = 0; j < keep; j++) {
 		if (s->q[j].mapped) {
-			if (s->q[j].offset < low)
-				low = s->q[j].offset;
+			if (s->q[j].offset < *low)
+				*low = s->q[j].offset;
 		} else {
 			live_bytes += s->q[j].size;
 		}
 	}
-	/* Nothing below the oldest record still waiting is read again: its pages can go. */
-	if (s->reader)
-		pdr_release_before(s->reader, low);
 	if (live_bytes * 2 < s->qbuf_len) {
 		if (!array_grow((void **)&s->qbuf_tmp, &s->cap_qbuf_tmp, live_bytes ? live_bytes : 1, 1))
 			return set_error(ENOMEM, "session: out of memory ordering records");
@@ -669,52 +674,27 @@ int sess_flush(struct perfev_session *s, uint64_t limit, perfev_session_sample_f
 	return 0;
 }
 
-int perfev_session__process(struct perfev_session *s, perfev_session_sample_fn fn, void *ctx)
+/* Delivers the queued records with time <= limit, in time order; keeps the rest. */
+int sess_flush(struct perfev_session *s, uint64_t limit, perfev_session_sample_fn fn, void *ctx)
 {
-	struct perfev_data_event ev;
+	uint64_t low = 0;
+	size_t n = 0;
 	int ret;
 
-	if (!s->reader)
-		return set_error(EINVAL, "session: a live session is read with perfev_session__flush()");
-	while ((ret = perfev_data_reader__next(s->reader, &ev)) > 0) {
-		uint32_t type = ev.rec.type;
-
-		if (type == PERFEV_RECORD_FINISHED_ROUND) {
-			if (!s->ordered)
-				continue;
-			/* Nothing drained after this round can be older than the round before it. */
-			ret = sess_flush(s, s->next_flush, fn, ctx);
-			if (ret)
-				return ret;
-			s->next_flush = s->round_max;
-			continue;
-		}
-		/* Everything before it is read (or, compressed, before the record holding it). */
-		s->read_offset = ev.offset;
-		if (type >= PERF_RECORD_MAX)
-			continue; /* perf's own records: the reader took what it needed */
-		if (!s->ordered) {
-			ret = deliver(s, &ev, fn, ctx);
-		} else {
-			ret = sess_queue(s, &ev);
-		}
-		if (ret)
-			return ret;
+	if (!s->nr_q)
+		return 0;
+	ret = sess_queue_ready(s, limit, &n);
+	if (ret)
+		return ret;
+	ret = sess_deliver_queued(s, s->q, n, fn, ctx);
+	if (ret) {
+		s->nr_q = 0;
+		s->qbuf_len = 0;
+		return ret;
 	}
-	if (ret < 0) {
-		/* Deliver what came before the bad record, then report it. */
-		char msg[512];
-		int err = ret, r;
-
-		snprintf(msg, sizeof(msg), "%s", perfev_last_error());
-		r = sess_flush(s, UINT64_MAX, fn, ctx);
-		if (!r)
-			r = offcpu_finish(s, fn, ctx);
-		if (r)
-			return r;
-		set_error(-err, "%s", msg);
-		return err;
-	}
-	ret = sess_flush(s, UINT64_MAX, fn, ctx);
-	return ret ? ret : offcpu_finish(s, fn, ctx);
+	ret = sess_queue_drop(s, n, &low);
+	/* Nothing below the oldest record still waiting is read again: its pages can go. */
+	if (!ret && s->reader)
+		pdr_release_before(s->reader, low);
+	return ret;
 }

@@ -131,6 +131,7 @@ struct perfev_session {
 	unsigned char *qbuf;
 	size_t qbuf_len, qbuf_cap;
 	uint64_t read_offset; /* in the file, of the last record read */
+	uint64_t delivered_offset; /* in the file: the furthest record delivered so far */
 	/*
 	 * Scratch room of sorting and compacting, kept from one round to the
 	 * next: fresh memory costs a page fault per page, and every round
@@ -180,10 +181,30 @@ struct perfev_session {
  */
 struct perfev_session *sess_new(const struct perfev_session_opts *opts);
 int sess_init(struct perfev_session *s);
+/* Delivers one record: tracks what it says, or hands its sample to fn (session.c). */
+int sess_deliver(struct perfev_session *s, const struct perfev_data_event *ev,
+		 perfev_session_sample_fn fn, void *ctx);
 /* Queues a decoded record for time order (session.c). */
 int sess_queue(struct perfev_session *s, const struct perfev_data_event *ev);
 /* Delivers the queued records with time <= limit, in time order (session.c). */
 int sess_flush(struct perfev_session *s, uint64_t limit, perfev_session_sample_fn fn, void *ctx);
+/* Sorts the queue; *n: how many of its records come at or before limit (session.c). */
+int sess_queue_ready(struct perfev_session *s, uint64_t limit, size_t *n);
+/* Delivers n queued records, the queue's or a batch of them (session.c). */
+int sess_deliver_queued(struct perfev_session *s, const struct qent *q, size_t n,
+			perfev_session_sample_fn fn, void *ctx);
+/*
+ * Drops the queue's first n records (delivered or taken); *low: the lowest
+ * file offset a record still waiting holds (session.c).
+ */
+int sess_queue_drop(struct perfev_session *s, size_t n, uint64_t *low);
+/* Whether the file can be read on a thread of the session's own (readahead.c). */
+bool sess_can_read_ahead(const struct perfev_session *s);
+/*
+ * Reads and orders on that thread, delivering here, as far as it can; the
+ * caller goes on from there (readahead.c).  0, fn's return, or -errno.
+ */
+int sess_read_ahead(struct perfev_session *s, perfev_session_sample_fn fn, void *ctx);
 
 /* The events records belong to, a file's or a live list's (evsels.c). */
 size_t sess_nr_evsels(const struct perfev_session *s);
