@@ -772,6 +772,9 @@ int cmd_report(int argc, char **argv)
 	if (!parse_args(argc, argv, &o, &no_demangle, &ret))
 		return ret;
 	choose_ui(&o);
+	/* Tens of thousands of rows: written in big pieces, not one system call per 4 KiB. */
+	if (o.ui != REPORT_UI_TUI && !isatty(STDOUT_FILENO))
+		setvbuf(stdout, NULL, _IOFBF, 64 * 1024);
 	/* A flat report asked for as such needs no callers: they are not even walked. */
 	st.s = cli_session_open_off_cpu(o.input, no_demangle, &o.quiet, o.filter, &o.off_cpu,
 					o.graph_set && o.graph == GRAPH_NONE && o.children_set &&
