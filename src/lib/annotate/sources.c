@@ -6,7 +6,6 @@
  * into lines; one that is found nowhere keeps the list of places tried,
  * which is what the user needs to fix it.
  */
-#include <dlfcn.h>
 #include <elfutils/debuginfod.h>
 #include <fcntl.h>
 #include <stdarg.h>
@@ -17,6 +16,7 @@
 
 #include "util/internal.h"
 #include "util/opts.h"
+#include "util/dynlib.h"
 #include "util/idxhash.h"
 #include "symbols/symbols_int.h"
 #include "annotate/annotate_int.h"
@@ -42,17 +42,30 @@ struct perfev_sources {
 	size_t nr_files, cap;
 	struct idxhash index;
 	debuginfod_client *dbgd;
-	/*
-	 * libdebuginfod, opened when first needed: linked in, it and what it
-	 * pulls in (libcurl, TLS, Kerberos, LDAP: 30 libraries) would be loaded
-	 * by every program using perfev, at every start.
-	 */
-	void *dl;
-	debuginfod_client *(*begin)(void);
-	int (*find_source)(debuginfod_client *, const unsigned char *, int, const char *, char **);
-	void (*end)(debuginfod_client *);
 	bool dbgd_tried;
 };
+
+/*
+ * libdebuginfod, opened when a source is first asked of it (util/dynlib.h
+ * says why; linked in, it and what it pulls in, libcurl, TLS, Kerberos,
+ * LDAP, 30 libraries, would be loaded by every program using perfev).
+ */
+static struct {
+	__typeof__(&debuginfod_begin) begin;
+	__typeof__(&debuginfod_find_source) find_source;
+	__typeof__(&debuginfod_end) end;
+} dbgd_fn;
+
+#define DBGD_BIND(h, f) \
+	((dbgd_fn.f = (__typeof__(dbgd_fn.f))dynlib_sym((h), "debuginfod_" #f)) != NULL)
+
+static bool dbgd_bind(void *h)
+{
+	return DBGD_BIND(h, begin) && DBGD_BIND(h, find_source) && DBGD_BIND(h, end);
+}
+
+static struct dynlib libdebuginfod = DYNLIB_INIT("libdebuginfod.so.1", "libdebuginfod1",
+						 "fetching sources from debuginfod", dbgd_bind);
 
 struct perfev_sources *perfev_sources__new(const struct perfev_sources_opts *opts)
 {
@@ -89,9 +102,7 @@ void perfev_sources__delete(struct perfev_sources *s)
 	free(s->files);
 	idxhash_free(&s->index);
 	if (s->dbgd)
-		s->end(s->dbgd);
-	if (s->dl)
-		dlclose(s->dl);
+		dbgd_fn.end(s->dbgd);
 	free(s->prefix);
 	free(s);
 }
@@ -244,26 +255,19 @@ static int try_debuginfod(struct perfev_sources *s, struct perfev_dso *d, struct
 		say(msg, "; debuginfod not asked (%s has no build id)", d ? perfev_dso__name(d) : "no DSO");
 		return -ENOENT;
 	}
-	if (!s->dbgd_tried) {
-		s->dbgd_tried = true;
-		s->dl = dlopen("libdebuginfod.so.1", RTLD_NOW | RTLD_LOCAL);
-		if (s->dl) {
-			*(void **)&s->begin = dlsym(s->dl, "debuginfod_begin");
-			*(void **)&s->find_source = dlsym(s->dl, "debuginfod_find_source");
-			*(void **)&s->end = dlsym(s->dl, "debuginfod_end");
-		}
-		if (s->begin && s->find_source && s->end)
-			s->dbgd = s->begin();
-	}
-	if (!s->dbgd) {
-		if (s->dl)
-			say(msg, "; debuginfod could not start a client");
-		else
-			say(msg, "; debuginfod not asked (libdebuginfod.so.1 cannot be loaded; install "
-				 "libdebuginfod1)");
+	if (!dynlib_ready(&libdebuginfod)) {
+		say(msg, "; debuginfod not asked (%s)", perfev_last_error());
 		return -ENOENT;
 	}
-	fd = s->find_source(s->dbgd, id, n, f->name, &path);
+	if (!s->dbgd_tried) {
+		s->dbgd_tried = true;
+		s->dbgd = dbgd_fn.begin();
+	}
+	if (!s->dbgd) {
+		say(msg, "; debuginfod could not start a client");
+		return -ENOENT;
+	}
+	fd = dbgd_fn.find_source(s->dbgd, id, n, f->name, &path);
 	if (fd < 0) {
 		say(msg, "; debuginfod at %s: %s", urls, strerror(-fd));
 		free(path);
