@@ -797,7 +797,6 @@ struct ra_seen {
 	size_t n;
 	int stop_at;		/* return 5 at this sample (0: never) */
 	uint64_t key[RA_MAX];	/* time, tid, ip and map of each sample */
-	const char *name[RA_MAX]; /* the event's name as the callback reads it */
 	struct perfev_session *s;
 	uint64_t last_done, total;
 	bool progress_ok;
@@ -807,12 +806,16 @@ static int ra_collect(void *ctx, const struct perfev_session_sample *ss)
 {
 	struct ra_seen *v = ctx;
 	uint64_t done, total;
+	const char *name;
 	size_t i = v->n++;
 
 	assert_true(i < RA_MAX);
 	v->key[i] = ss->ev->rec.sample.time * 1000003u ^ (uint64_t)perfev_thread__tid(ss->thread) << 40 ^
 		    ss->frames[0].ip ^ (ss->frames[0].map ? ss->frames[0].map->start : 1);
-	v->name[i] = perfev_data_reader__evsel_name(perfev_session__reader(v->s), (size_t)ss->evsel);
+	/* The event's name as the callback reads it (the old one is freed by the rename). */
+	name = perfev_data_reader__evsel_name(perfev_session__reader(v->s), (size_t)ss->evsel);
+	if (name && !strcmp(name, "renamed"))
+		v->key[i] ^= 1ull << 63;
 	perfev_session__progress(v->s, &done, &total);
 	if (done < v->last_done || done > total || total != v->total)
 		v->progress_ok = false;
@@ -835,9 +838,6 @@ static int ra_run(const char *path, bool ahead, struct ra_seen *v, char *err, si
 	assert_true(v->total > 0);
 	ret = perfev_session__process(v->s, ra_collect, v);
 	snprintf(err, errlen, "%s", ret < 0 ? perfev_last_error() : "");
-	/* The names are the reader's: copied out before it goes. */
-	for (size_t i = 0; i < v->n; i++)
-		v->key[i] ^= v->name[i] && !strcmp(v->name[i], "renamed") ? 1ull << 63 : 0;
 	perfev_session__delete(v->s);
 	return ret;
 }
