@@ -111,13 +111,9 @@ int64_t perfev_session__read_rings(struct perfev_session *s)
 
 int perfev_session__flush(struct perfev_session *s, bool all, perfev_session_sample_fn fn, void *ctx)
 {
-	int ret;
-
 	if (!s || s->reader)
 		return set_error(EINVAL, "session: a file's session is read with perfev_session__process()");
 	if (all)
 		return sess_flush(s, UINT64_MAX, fn, ctx);
-	ret = sess_flush(s, s->next_flush, fn, ctx);
-	s->next_flush = s->round_max;
-	return ret;
+	return sess_flush(s, sess_round_end(s), fn, ctx);
 }

@@ -27,11 +27,9 @@ int perfev_session__process(struct perfev_session *s, perfev_session_sample_fn f
 		if (type == PERFEV_RECORD_FINISHED_ROUND) {
 			if (!s->ordered)
 				continue;
-			/* Nothing drained after this round can be older than the round before it. */
-			ret = sess_flush(s, s->next_flush, fn, ctx);
+			ret = sess_flush(s, sess_round_end(s), fn, ctx);
 			if (ret)
 				return ret;
-			s->next_flush = s->round_max;
 			continue;
 		}
 		/* Everything before it is read (or, compressed, before the record holding it). */

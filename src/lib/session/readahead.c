@@ -166,10 +166,9 @@ static void *reading(void *arg)
 		if (perfev_data_reader__next(r, &ev) <= 0)
 			break; /* the caller's thread reads the error (it sticks) or the end */
 		if (ev.rec.type == PERFEV_RECORD_FINISHED_ROUND) {
-			ret = take(ra, s->next_flush);
+			ret = take(ra, sess_round_end(s));
 			if (ret)
 				break;
-			s->next_flush = s->round_max;
 			if (ra->batches[ra->fill].nr >= RA_BATCH_MIN && !hand_over(ra))
 				break;
 			continue;
@@ -258,13 +257,10 @@ int sess_read_ahead(struct perfev_session *s, perfev_session_sample_fn fn, void 
 		batch_done(&ra, b, ret != 0);
 	}
 	pthread_join(ra.thread, NULL);
-	if (ret) {
-		/* As the caller's thread alone stops: what is still queued is dropped. */
-		s->nr_q = 0;
-		s->qbuf_len = 0;
-	} else if (ra.err) {
+	if (ret)
+		sess_queue_clear(s); /* as the caller's thread alone stops */
+	else if (ra.err)
 		ret = set_error(-ra.err, "%s", ra.msg);
-	}
 out:
 	for (size_t i = 0; i < RA_BATCHES; i++)
 		free(ra.batches[i].q);

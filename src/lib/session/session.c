@@ -517,6 +517,20 @@ int sess_queue(struct perfev_session *s, const struct perfev_data_event *ev)
 	return 0;
 }
 
+uint64_t sess_round_end(struct perfev_session *s)
+{
+	uint64_t limit = s->next_flush;
+
+	s->next_flush = s->round_max;
+	return limit;
+}
+
+void sess_queue_clear(struct perfev_session *s)
+{
+	s->nr_q = 0;
+	s->qbuf_len = 0;
+}
+
 static inline bool qent_before(const struct qent *x, const struct qent *y)
 {
 	return x->time < y->time || (x->time == y->time && x->seq < y->seq);
@@ -688,8 +702,7 @@ int sess_flush(struct perfev_session *s, uint64_t limit, perfev_session_sample_f
 		return ret;
 	ret = sess_deliver_queued(s, s->q, n, fn, ctx);
 	if (ret) {
-		s->nr_q = 0;
-		s->qbuf_len = 0;
+		sess_queue_clear(s);
 		return ret;
 	}
 	ret = sess_queue_drop(s, n, &low);

@@ -184,6 +184,15 @@ int sess_init(struct perfev_session *s);
 /* Delivers one record: tracks what it says, or hands its sample to fn (session.c). */
 int sess_deliver(struct perfev_session *s, const struct perfev_data_event *ev,
 		 perfev_session_sample_fn fn, void *ctx);
+/*
+ * At a round's end (FINISHED_ROUND, or a live session's reading of every
+ * ring): the time up to which queued records can be delivered, the newest
+ * of the round before, since nothing drained later can be older; the next
+ * round's limit becomes this round's newest (session.c).
+ */
+uint64_t sess_round_end(struct perfev_session *s);
+/* Drops what is queued: the callback stopped the reading (session.c). */
+void sess_queue_clear(struct perfev_session *s);
 /* Queues a decoded record for time order (session.c). */
 int sess_queue(struct perfev_session *s, const struct perfev_data_event *ev);
 /* Delivers the queued records with time <= limit, in time order (session.c). */
