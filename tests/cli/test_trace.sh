@@ -72,7 +72,18 @@ if have_perf && perf_try perf trace -s -o "$TMP/perf.txt" -- "$MIX" && [ -s "$TM
 		awk -v a="$on" -v b="$pn" 'BEGIN { exit !(a > 0 && b > 0 && a < 2 * b && b < 2 * a) }'
 	awk '/ events, / { print $3 }' "$TMP/perf.txt" >"$TMP/pe"
 	awk '/ events, / { print $3 }' "$TMP/ours.txt" >"$TMP/oe"
-	if cmp -s "$TMP/pe" "$TMP/oe"; then
+	# perf trace now and then lists the program without one of its threads (seen once in a
+	# full run: its 202 events missing): run it again, up to twice, for all three.
+	tries=1
+	while [ "$(wc -l <"$TMP/pe")" != 3 ] && [ $tries -lt 3 ]; do
+		tries=$((tries + 1))
+		perf trace -s -o "$TMP/perf.txt" -- "$MIX" >/dev/null 2>&1
+		awk '/ events, / { print $3 }' "$TMP/perf.txt" >"$TMP/pe"
+	done
+	if [ "$(wc -l <"$TMP/pe")" != 3 ]; then
+		skip "the threads in perf trace -s's order" \
+			"perf trace -s listed $(wc -l <"$TMP/pe") of the program's 3 threads in $tries runs"
+	elif cmp -s "$TMP/pe" "$TMP/oe"; then
 		ok "the threads in perf trace -s's order, with its counts of events ($(tr '\n' ' ' <"$TMP/oe"))"
 	else
 		not_ok "the threads' order or events differ from perf trace -s's" \
