@@ -14,6 +14,68 @@ if ! have_perf; then
 	not_ok "perf parity" "Linux perf is not usable here; scripts/setup.sh installs it"
 	exit 1
 fi
+CMP="python3 $ROOT_DIR/tests/parity/compare.py"
+
+# The comparison's PLT rule (9. of compare.py) on made-up texts, since a sample lands in a
+# PLT entry only now and then: perf's _init against perfev's NAME@plt entries of the same
+# row or graph, their shares added, and the same address in script; and what it must not
+# let through.
+plt_report() { # PERF_SYMBOL PERF_PCT PERFEV_PCT1 PERFEV_PCT2 [SUFFIX]: children reports
+	x=${5-@plt}
+	head="# Samples: 100  of event 'cpu-clock'
+# Event count (approx.): 100
+#
+# Children      Self  Command  Shared Object  Symbol
+# ........  ........  .......  .............  ..........
+#
+   100.00%     0.00%  prog     prog           [.] main
+            |
+            ---main
+               |"
+	cat >"$TMP/plt.perf" <<-EOF
+	$head
+	                --$2.00%--$1
+
+	    $2.00%    $2.00%  prog     prog           [.] $1
+
+	EOF
+	cat >"$TMP/plt.perfev" <<-EOF
+	$head
+	               |--$3.00%--printf$x
+	               |
+	                --$4.00%--operator new$x
+
+	    $3.00%    $3.00%  prog     prog           [.] printf$x
+	    $4.00%    $4.00%  prog     prog           [.] operator new$x
+
+	EOF
+	$CMP report "$TMP/plt.perf" "$TMP/plt.perfev" >"$TMP/plt.cmp"
+}
+plt_script() { # PERF_LINE PERFEV_LINE
+	printf 'prog 1 1.000000:  1 cpu-clock: \n\t%s\n\n' "$1" >"$TMP/plt.perf"
+	printf 'prog 1 1.000000:  1 cpu-clock: \n\t%s\n\n' "$2" >"$TMP/plt.perfev"
+	$CMP script "$TMP/plt.perf" "$TMP/plt.perfev" >"$TMP/plt.cmp"
+}
+check "compare.py: perf's _init row and branch against perfev's @plt entries of the same share" \
+	plt_report _init 40 30 10
+for bad in "_init 40 30 5" "_init 40 30 10 -" "printf@plt 40 30 10"; do
+	# shellcheck disable=SC2086
+	if plt_report $bad; then
+		not_ok "compare.py: ... not for $bad" "$(cat "$TMP/plt.cmp")"
+	else
+		ok "compare.py: ... not for $bad"
+	fi
+done
+check "compare.py: script's _init+0x36 and printf@plt+0x6 at one address of one file" \
+	plt_script '1036 _init+0x36 (/x/prog)' '1036 printf@plt+0x6 (/x/prog)'
+for bad in '1037 printf@plt+0x7 (/x/prog)' '1036 printf@plt+0x6 (/x/other)' '1036 printf+0x6 (/x/prog)'; do
+	if plt_script '1036 _init+0x36 (/x/prog)' "$bad"; then
+		not_ok "compare.py: ... not against $bad" "$(cat "$TMP/plt.cmp")"
+	else
+		ok "compare.py: ... not against $bad"
+	fi
+done
+
 PARITY=$BUILD_DIR/tests/parity
 export PARITY
 REC=${PARITY_KEEP:-$TMP/rec}
@@ -22,7 +84,6 @@ if ! [ -s "$REC/kinds" ]; then
 	check "every parity workload was recorded by both tools" sh -c "! [ -s '$TMP/rec.err' ]"
 	[ -s "$TMP/rec.err" ] && sed 's/^/    /' "$TMP/rec.err"
 fi
-CMP="python3 $ROOT_DIR/tests/parity/compare.py"
 OUT=$REC/out
 mkdir -p "$OUT"
 
