@@ -186,6 +186,7 @@ void perfev_session__delete(struct perfev_session *s)
 	table_free(s->rcache, 1u << RCACHE_BITS, sizeof(*s->rcache));
 	if (s->idents)
 		table_free(s->idents, (size_t)1 << s->ident_bits, sizeof(*s->idents));
+	big_array_free(s->ident_keys, s->ident_keys_cap, sizeof(*s->ident_keys));
 	free(s->frames);
 	free(s->ips);
 	free(s->evsels);
@@ -205,6 +206,9 @@ int perfev_session__trim(struct perfev_session *s)
 		table_free(s->idents, (size_t)1 << s->ident_bits, sizeof(*s->idents));
 	s->idents = NULL;
 	s->ident_bits = 0;
+	big_array_free(s->ident_keys, s->ident_keys_cap, sizeof(*s->ident_keys));
+	s->ident_keys = NULL;
+	s->ident_keys_cap = 0;
 	/* The file's pages read so far: a report's tables need none of them. */
 	pdr_release_all(s->reader);
 	/* The ordering's scratch room grows again if more is read. */

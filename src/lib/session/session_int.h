@@ -39,13 +39,17 @@ struct perfev_thread {
 	uint64_t fork_time; /* of the FORK record that made it (this use of its tid); 0: none */
 };
 
-/* A perfev_frame.id with what it stands for, in the session's table of them. */
+/* What a perfev_frame.id stands for, in the session's table of them. */
 struct frame_ident {
 	struct perfev_dso *dso;
 	const struct perfev_symbol *sym;
 	uint64_t addr; /* 0 with a sym */
-	uint32_t id;   /* 0: an empty slot */
 	bool kernel;
+};
+
+/* A slot of the frame ids' hash: the id (0: empty) and 32 bits of its key's hash. */
+struct ident_slot {
+	uint32_t id, tag;
 };
 
 /*
@@ -153,11 +157,15 @@ struct perfev_session {
 	 */
 	struct rcache_ent *rcache;
 	/*
-	 * Frame ids by identity: open addressing with the keys in the slots,
-	 * so that a lookup is one cache line.  2^ident_bits slots.
+	 * Frame ids by identity: open addressing over 2^ident_bits slots of
+	 * 8 bytes, and the keys in the order of their ids (ident_keys[id - 1]).
+	 * The slots are 1/4 of the keys' size: on a virtual machine, faulting a
+	 * grown table in costs more than the lookups, and keys appended in order
+	 * are touched once.
 	 */
-	struct frame_ident *idents;
-	size_t nr_idents;
+	struct ident_slot *idents;
+	struct frame_ident *ident_keys;
+	size_t nr_idents, ident_keys_cap;
 	unsigned ident_bits;
 	uint32_t id_space; /* unique to this session, for its threads */
 

@@ -25,20 +25,18 @@ static bool idents_grow(struct perfev_session *s)
 {
 	unsigned bits = s->idents ? s->ident_bits + 1 : 12;
 	size_t cap = (size_t)1 << bits, old = s->idents ? (size_t)1 << s->ident_bits : 0;
-	struct frame_ident *n;
+	struct ident_slot *n;
 
 	if (bits > 32 || !(n = table_calloc(cap, sizeof(*n))))
 		return false;
-	for (size_t i = 0; i < old; i++) {
-		const struct frame_ident *o = &s->idents[i];
-		size_t j;
+	/* By id: the keys are read in order (a slot's tag holds only part of the hash). */
+	for (size_t id = 1; id <= s->nr_idents; id++) {
+		uint64_t h = ident_hash(&s->ident_keys[id - 1]);
+		size_t j = ident_slot(h, bits);
 
-		if (!o->id)
-			continue;
-		j = ident_slot(ident_hash(o), bits);
 		while (n[j].id)
 			j = (j + 1) & (cap - 1);
-		n[j] = *o;
+		n[j] = (struct ident_slot){ (uint32_t)id, (uint32_t)h };
 	}
 	if (s->idents)
 		table_free(s->idents, old, sizeof(*s->idents));
@@ -50,8 +48,9 @@ static bool idents_grow(struct perfev_session *s)
 /* The id of f's identity, numbering it when new; 0 when out of memory (f then has none). */
 static uint32_t frame_id(struct perfev_session *s, const struct perfev_frame *f)
 {
-	struct frame_ident k = { f->dso, f->sym, f->sym ? 0 : f->addr, 0, f->kernel };
+	struct frame_ident k = { f->dso, f->sym, f->sym ? 0 : f->addr, f->kernel };
 	uint64_t h = ident_hash(&k);
+	uint32_t tag = (uint32_t)h;
 	size_t cap, j;
 
 	if (s->trimmed)
@@ -61,16 +60,21 @@ static uint32_t frame_id(struct perfev_session *s, const struct perfev_frame *f)
 		return 0;
 	cap = (size_t)1 << s->ident_bits;
 	for (j = ident_slot(h, s->ident_bits); s->idents[j].id; j = (j + 1) & (cap - 1)) {
-		const struct frame_ident *e = &s->idents[j];
+		const struct frame_ident *e;
 
+		if (s->idents[j].tag != tag)
+			continue;
+		e = &s->ident_keys[s->idents[j].id - 1];
 		if (e->dso == k.dso && e->sym == k.sym && e->addr == k.addr && e->kernel == k.kernel)
-			return e->id;
+			return s->idents[j].id;
 	}
-	if (s->nr_idents >= UINT32_MAX - 1)
+	if (s->nr_idents >= UINT32_MAX - 1 ||
+	    !big_array_grow((void **)&s->ident_keys, &s->ident_keys_cap, s->nr_idents + 1,
+			sizeof(*s->ident_keys)))
 		return 0;
-	k.id = (uint32_t)++s->nr_idents;
-	s->idents[j] = k;
-	return k.id;
+	s->ident_keys[s->nr_idents] = k;
+	s->idents[j] = (struct ident_slot){ (uint32_t)++s->nr_idents, tag };
+	return s->idents[j].id;
 }
 
 static void resolve_slow(struct perfev_session *s, struct perfev_thread *t, struct perfev_frame *f,
