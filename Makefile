@@ -135,7 +135,7 @@ $(LIB_TESTS): $(BUILD)/tests/%: $(BUILD)/tests/%.o $(STATIC)
 
 # A unit test of the tool's own code links the object it tests.
 $(BUILD)/tests/cli/test_report_sort: $(BUILD)/tests/cli/test_report_sort.o $(BUILD)/src/cli/report_sort.o \
-                                 $(STATIC)
+                                 $(BUILD)/src/cli/thread.o $(STATIC)
 	$(CC) $(ALL_LDFLAGS) -o $@ $(filter %.o,$^) $(STATIC) $(LIBS) -lcmocka -lpthread
 
 # Workloads the tests run: plain programs, no library.  Frame pointers in every

@@ -3,6 +3,7 @@
 #ifndef PERFEV_CLI_H
 #define PERFEV_CLI_H
 
+#include <pthread.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdarg.h>
@@ -56,6 +57,12 @@ bool cli_append_list(char **list, const char *item);
 int cli_vprint(enum perfev_print_level level, const char *fmt, va_list ap);
 /* Nanoseconds on the monotonic clock, for elapsed times. */
 uint64_t cli_now_ns(void);
+/*
+ * Starts fn(arg) on a thread of its own with every signal blocked (they stay
+ * the main thread's: Ctrl-C, SIGPIPE); false when it could not start, and the
+ * caller then does the work itself.
+ */
+bool cli_thread_start(pthread_t *t, void *(*fn)(void *), void *arg);
 /* Parses a decimal number in [min, max]; false with an error printed otherwise. */
 bool cli_parse_long(const char *opt, const char *s, long min, long max, long *out);
 /*

@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cli.h"
 #include "report.h"
 
 struct srec {
@@ -32,16 +33,28 @@ static int distinct_cmp(const void *a, const void *b)
 	return strcmp(((const struct distinct *)a)->s, ((const struct distinct *)b)->s);
 }
 
-/* rank[i]: the place of row i's text of key k among the distinct texts, equal texts equal. */
+static size_t slot_of(const struct distinct *slot, size_t cap, const char *s)
+{
+	size_t j = ((uintptr_t)s * 0x9e3779b97f4a7c15ull >> 20) & (cap - 1);
+
+	while (slot[j].s && slot[j].s != s)
+		j = (j + 1) & (cap - 1);
+	return j;
+}
+
+/*
+ * rank[i]: the place of row i's text of key k among the distinct texts, equal
+ * texts equal.  The table of distinct pointers starts small and doubles: they
+ * are most often a few, and a table sized by the rows (two megabytes for
+ * 65,000) costs more to fault in than the whole ranking.
+ */
 static bool rank_key(const struct report_row *rows, size_t n, enum report_key k, uint32_t *rank)
 {
-	size_t cap = 16, nd = 0;
+	size_t cap = 64, nd = 0;
 	struct distinct *slot, *d = NULL;
 	uint32_t *id = NULL, *of_id = NULL;
 	bool ok = false;
 
-	while (cap < 2 * n)
-		cap *= 2;
 	slot = calloc(cap, sizeof(*slot));
 	id = malloc((n ? n : 1) * sizeof(*id));
 	if (!slot || !id)
@@ -49,12 +62,24 @@ static bool rank_key(const struct report_row *rows, size_t n, enum report_key k,
 	/* Distinct by pointer first: the texts of one command or file are one string. */
 	for (size_t i = 0; i < n; i++) {
 		const char *s = rows[i].text[k];
-		size_t j = ((uintptr_t)s * 0x9e3779b97f4a7c15ull >> 20) & (cap - 1);
+		size_t j = slot_of(slot, cap, s);
 
-		while (slot[j].s && slot[j].s != s)
-			j = (j + 1) & (cap - 1);
-		if (!slot[j].s)
+		if (!slot[j].s) {
+			if (2 * (nd + 1) > cap) {
+				struct distinct *bigger = calloc(2 * cap, sizeof(*bigger));
+
+				if (!bigger)
+					goto out;
+				for (size_t m = 0; m < cap; m++)
+					if (slot[m].s)
+						bigger[slot_of(bigger, 2 * cap, slot[m].s)] = slot[m];
+				free(slot);
+				slot = bigger;
+				cap *= 2;
+				j = slot_of(slot, cap, s);
+			}
 			slot[j] = (struct distinct){ s, (uint32_t)nd++ };
+		}
 		id[i] = slot[j].id;
 	}
 	d = malloc((nd ? nd : 1) * sizeof(*d));
@@ -157,6 +182,44 @@ static void msort(const struct sort_ctx *c, struct srec *x, struct srec *tmp, si
 		to[o++] = from[j++];
 }
 
+/* One half of the rows sorted into the other buffer, on a thread of its own. */
+struct half {
+	const struct sort_ctx *c;
+	struct srec *x, *tmp;
+	size_t n;
+};
+
+static void *sort_half(void *arg)
+{
+	const struct half *h = arg;
+
+	msort(h->c, h->x, h->tmp, h->n, true);
+	return NULL;
+}
+
+/* Rows from a count on are sorted in two halves at once (msort's top level on two threads). */
+#define SORT_SHARED 16384
+
+static void sort_recs(const struct sort_ctx *c, struct srec *x, struct srec *tmp, size_t n)
+{
+	size_t h = n / 2, i = 0, j = h, o = 0;
+	struct half second = { c, x + h, tmp + h, n - h };
+	pthread_t thread;
+
+	if (n < SORT_SHARED || !cli_thread_start(&thread, sort_half, &second)) {
+		msort(c, x, tmp, n, false);
+		return;
+	}
+	msort(c, x, tmp, h, true);
+	pthread_join(thread, NULL);
+	while (i < h && j < n)
+		x[o++] = before(c, &tmp[j], &tmp[i]) ? tmp[j++] : tmp[i++];
+	while (i < h)
+		x[o++] = tmp[i++];
+	while (j < n)
+		x[o++] = tmp[j++];
+}
+
 bool report_sort_rows(const struct report_row *rows, size_t n, const enum report_key *keys,
 		      int nr_keys, uint32_t *order)
 {
@@ -182,7 +245,7 @@ bool report_sort_rows(const struct report_row *rows, size_t n, const enum report
 		for (size_t i = 0; i < n; i++)
 			a[i].rank[k] = rank[i];
 	}
-	msort(&c, a, b, n, false);
+	sort_recs(&c, a, b, n);
 	for (size_t i = 0; i < n; i++)
 		order[i] = a[i].row;
 	ok = true;

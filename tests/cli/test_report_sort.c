@@ -102,6 +102,10 @@ static void test_default_keys(void **state)
 	for (size_t n = 0; n < 40; n++)
 		check_order(n, keys, 3, 1 + n);
 	check_order(5000, keys, 3, 99);
+	/* From 16,384 rows the halves are sorted on two threads and merged. */
+	for (size_t n = 16383; n <= 16385; n++)
+		check_order(n, keys, 3, n);
+	check_order(60001, keys, 3, 5);
 }
 
 static void test_one_key_and_many(void **state)
