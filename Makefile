@@ -292,7 +292,8 @@ check-san:
 # The library's own thread (the profile's background inserter) under ThreadSanitizer.
 check-tsan: all helpers
 	$(MAKE) --no-print-directory BUILD=$(BUILD)/tsan CC=$(SAN_CC) CFLAGS="-O1 -g -fsanitize=thread" \
-	    LDFLAGS=-fsanitize=thread $(BUILD)/tsan/perfev $(BUILD)/tsan/tests/session/test_session
+	    LDFLAGS=-fsanitize=thread $(BUILD)/tsan/perfev $(BUILD)/tsan/tests/session/test_session \
+	    $(BUILD)/tsan/tests/cli/test_report_sort
 	@sh tests/tsan.sh $(BUILD) $(BUILD)/tsan $(BUILD)/tsan/results.txt
 
 demo: setup all helpers

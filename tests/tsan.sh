@@ -1,9 +1,11 @@
 #!/bin/sh
-# The library's threads under ThreadSanitizer: the profile's background
-# inserter and the session's reading thread through the session tests, and
-# perfev report and script of a real call-graph recording (read ahead on a
-# thread of their own), whose output must equal the plain build's.  Prints one line per
-# check and writes "passed failed skipped" to RESULTS.
+# The threads under ThreadSanitizer: the profile's background inserter and
+# the session's reading thread through the session tests, and perfev report
+# and script of a real call-graph recording (read ahead on a thread of their
+# own), whose output must equal the plain build's; the report's table sorted
+# and formatted on two threads (test_report_sort, and a flat table of
+# thousands of rows).  Prints one line per check and writes "passed failed
+# skipped" to RESULTS.
 set -u
 BUILD=${1:-build}
 TSAN=${2:-$BUILD/tsan}
@@ -63,6 +65,28 @@ if [ "$st" = 0 ] && ! cmp -s "$tmp/plain.pb.gz" "$tmp/tsan.pb.gz"; then
 	st=1
 fi
 check "perfev export -f pprof" $st "$TSAN/export.log"
+"$TSAN/tests/cli/test_report_sort" >"$TSAN/test_report_sort.log" 2>&1
+check test_report_sort $? "$TSAN/test_report_sort.log"
+
+# Thousands of rows without call graphs: the second half is formatted on another thread.
+"$BUILD/perfev" record -q -e page-faults -c 1 -o "$tmp/thr.data" -- python3 -c '
+import threading
+ts = [threading.Thread(target=lambda: sum(range(100))) for _ in range(3000)]
+[t.start() for t in ts]
+[t.join() for t in ts]' >/dev/null 2>&1
+"$BUILD/perfev" report -q --stdio -i "$tmp/thr.data" --sort tid -g none >"$tmp/plain-rows.txt" 2>&1
+"$TSAN/perfev" report -q --stdio -i "$tmp/thr.data" --sort tid -g none >"$tmp/tsan-rows.txt" \
+	2>"$TSAN/rows.log"
+st=$?
+rows=$(grep -c '%' "$tmp/tsan-rows.txt")
+if [ "$st" = 0 ] && ! cmp -s "$tmp/plain-rows.txt" "$tmp/tsan-rows.txt"; then
+	echo "the table differs from the plain build's" >>"$TSAN/rows.log"
+	st=1
+elif [ "$st" = 0 ] && [ "$rows" -lt 2048 ]; then
+	echo "only $rows rows: the table was formatted on one thread" >>"$TSAN/rows.log"
+	st=1
+fi
+check "perfev report, $rows rows" $st "$TSAN/rows.log"
 echo "$pass passed, $fail failed, 0 skipped"
 echo "$pass $fail 0" >"$RESULTS"
 [ "$fail" = 0 ]
