@@ -144,6 +144,20 @@ static inline bool before(const struct sort_ctx *c, const struct srec *x, const 
 	return x->row < y->row;
 }
 
+/* Merges the sorted from[0..h) and from[h..n) into to. */
+static void merge(const struct sort_ctx *c, const struct srec *from, size_t h, size_t n,
+		  struct srec *to)
+{
+	size_t i = 0, j = h, o = 0;
+
+	while (i < h && j < n)
+		to[o++] = before(c, &from[j], &from[i]) ? from[j++] : from[i++];
+	while (i < h)
+		to[o++] = from[i++];
+	while (j < n)
+		to[o++] = from[j++];
+}
+
 /*
  * Sorts x[0..n) into x (into_tmp false) or into tmp (true), a merge sort
  * from the top down: the small merges, most of them, work within the cache.
@@ -172,14 +186,7 @@ static void msort(const struct sort_ctx *c, struct srec *x, struct srec *tmp, si
 
 	msort(c, x, tmp, h, !into_tmp);
 	msort(c, x + h, tmp + h, n - h, !into_tmp);
-	size_t i = 0, j = h, o = 0;
-
-	while (i < h && j < n)
-		to[o++] = before(c, &from[j], &from[i]) ? from[j++] : from[i++];
-	while (i < h)
-		to[o++] = from[i++];
-	while (j < n)
-		to[o++] = from[j++];
+	merge(c, from, h, n, to);
 }
 
 /* One half of the rows sorted into the other buffer, on a thread of its own. */
@@ -202,7 +209,7 @@ static void *sort_half(void *arg)
 
 static void sort_recs(const struct sort_ctx *c, struct srec *x, struct srec *tmp, size_t n)
 {
-	size_t h = n / 2, i = 0, j = h, o = 0;
+	size_t h = n / 2;
 	struct half second = { c, x + h, tmp + h, n - h };
 	pthread_t thread;
 
@@ -212,12 +219,7 @@ static void sort_recs(const struct sort_ctx *c, struct srec *x, struct srec *tmp
 	}
 	msort(c, x, tmp, h, true);
 	pthread_join(thread, NULL);
-	while (i < h && j < n)
-		x[o++] = before(c, &tmp[j], &tmp[i]) ? tmp[j++] : tmp[i++];
-	while (i < h)
-		x[o++] = tmp[i++];
-	while (j < n)
-		x[o++] = tmp[j++];
+	merge(c, tmp, h, n, x);
 }
 
 bool report_sort_rows(const struct report_row *rows, size_t n, const enum report_key *keys,
