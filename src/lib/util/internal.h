@@ -66,7 +66,12 @@ void table_free(void *p, size_t n, size_t size);
  * has a mapping of its own, grown in place; freed only with big_array_free()
  * and its capacity.
  */
-bool big_array_grow(void **arr, size_t *cap, size_t need, size_t elem);
+bool big_array_grow_slow(void **arr, size_t *cap, size_t need, size_t elem);
+/* Inline where there is room already: it runs per frame numbered and per node added. */
+static inline bool big_array_grow(void **arr, size_t *cap, size_t need, size_t elem)
+{
+	return need <= *cap || big_array_grow_slow(arr, cap, need, elem);
+}
 void big_array_free(void *arr, size_t cap, size_t elem);
 
 /*

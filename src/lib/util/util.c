@@ -198,7 +198,7 @@ static bool is_big(size_t cap, size_t elem)
 	return BIG_TABLE != SIZE_MAX && size_mul_ok(cap, elem, &bytes) && bytes >= BIG_ARRAY;
 }
 
-bool big_array_grow(void **arr, size_t *cap, size_t need, size_t elem)
+bool big_array_grow_slow(void **arr, size_t *cap, size_t need, size_t elem)
 {
 	size_t n, old_bytes, bytes;
 	void *p;
