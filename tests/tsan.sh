@@ -69,11 +69,7 @@ check "perfev export -f pprof" $st "$TSAN/export.log"
 check test_report_sort $? "$TSAN/test_report_sort.log"
 
 # Thousands of rows without call graphs: the second half is formatted on another thread.
-"$BUILD/perfev" record -q -e page-faults -c 1 -o "$tmp/thr.data" -- python3 -c '
-import threading
-ts = [threading.Thread(target=lambda: sum(range(100))) for _ in range(3000)]
-[t.start() for t in ts]
-[t.join() for t in ts]' >/dev/null 2>&1
+"$BUILD/perfev" record -q -e page-faults -c 1 -o "$tmp/thr.data" -- "$BUILD/tests/helpers/many_threads" 3000 >/dev/null 2>&1
 "$BUILD/perfev" report -q --stdio -i "$tmp/thr.data" --sort tid -g none >"$tmp/plain-rows.txt" 2>&1
 "$TSAN/perfev" report -q --stdio -i "$tmp/thr.data" --sort tid -g none >"$tmp/tsan-rows.txt" \
 	2>"$TSAN/rows.log"

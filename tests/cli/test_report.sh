@@ -264,18 +264,14 @@ fi
 # From 2,048 rows without call graphs, the second half is formatted on another thread and
 # written after the first; the rows must be those (and in the order) of the same table with
 # call graphs, which is written row by row on one thread.
-if "$PERFEV" record -q -g -e page-faults -c 1 -o "$TMP/thr.data" -- python3 -c '
-import threading
-ts = [threading.Thread(target=lambda: sum(range(100))) for _ in range(3000)]
-[t.start() for t in ts]
-[t.join() for t in ts]' >/dev/null 2>&1; then
+if "$PERFEV" record -q -g -e page-faults -c 1 -o "$TMP/thr.data" -- "$HELPERS/many_threads" 3000 >/dev/null 2>&1; then
 	"$PERFEV" report -q --stdio -i "$TMP/thr.data" --sort tid --no-children -g none >"$TMP/thr.flat" 2>&1
 	"$PERFEV" report -q --stdio -i "$TMP/thr.data" --sort tid --no-children -g caller 2>&1 |
 		grep -E '^ +[0-9]+\.[0-9]+%' >"$TMP/thr.rows"
 	nrows=$(wc -l <"$TMP/thr.rows")
-	check "3,000 threads' page faults: $nrows rows by tid (2,048 or more)" [ "$nrows" -ge 2048 ]
+	check "3,000 threads' page faults (tests/helpers/many_threads.c): $nrows rows by tid (2,048 or more)" [ "$nrows" -ge 2048 ]
 	check "... the flat table's rows are the graphed table's, in its order" \
 		sh -c "grep -v '^#' '$TMP/thr.flat' | grep . | cmp -s - '$TMP/thr.rows'"
 else
-	not_ok "a recording of 3,000 python3 threads' page faults" "see perfev record -e page-faults"
+	not_ok "a recording of 3,000 threads' page faults" "see perfev record -e page-faults"
 fi
