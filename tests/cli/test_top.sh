@@ -60,8 +60,16 @@ check "the hot row names its command and file: hot, hot" grep -qE '^[+ ] +[0-9.]
 check "the heading says the rate, the event and the target" \
 	grep -qE '^PerfTop: +[0-9]+ samples/s .*\[cpu-clock, 4000 Hz\], \(all, [0-9]+ CPUs?\)' "$TMP/screen"
 tui send-keys / BSpace BSpace BSpace BSpace BSpace h o t _ Enter
-tui_wait 10 "search 'hot_'" && ! tui_screen | grep -q 'kallsyms' && ok "/ searches while sampling" ||
+# Every row shown holds the text, hot_a among them.  The kernel's can too, as this test samples
+# every CPU: tick_broadcast_oneshot_control, sampled as a CPU goes idle, holds "hot_".
+if tui_wait 10 "search 'hot_'" && tui_screen >"$TMP/screen" &&
+	grep -qE '\[\.\] hot_a$' "$TMP/screen" &&
+	! grep -E '^[+ -] +[0-9.]+%' "$TMP/screen" | grep -qv 'hot_'; then
+	ok "/ searches while sampling"
+else
 	not_ok "/ searches while sampling" "$(tui_screen | tail -1)"
+	show
+fi
 tui send-keys Home t
 tui_wait 10 'only command hot' && ok "t keeps the line's command" || not_ok "t keeps the line's command"
 tui send-keys s
