@@ -253,6 +253,75 @@ static void test_round_trip_all_bits(void **state)
 	}
 }
 
+/*
+ * The fields before READ are taken with one bounds check: every subset of
+ * them (with a callchain after) decodes to what was encoded, through the
+ * sample and the record parser, and a record cut short inside them names
+ * the field it ends in, at that field's offset.
+ */
+static const struct {
+	uint64_t bit;
+	const char *name;
+} fixed[] = {
+	{ PERF_SAMPLE_IDENTIFIER, "identifier" }, { PERF_SAMPLE_IP, "ip" },
+	{ PERF_SAMPLE_TID, "tid" },		  { PERF_SAMPLE_TIME, "time" },
+	{ PERF_SAMPLE_ADDR, "addr" },		  { PERF_SAMPLE_ID, "id" },
+	{ PERF_SAMPLE_STREAM_ID, "stream_id" },	  { PERF_SAMPLE_CPU, "cpu" },
+	{ PERF_SAMPLE_PERIOD, "period" },
+};
+
+static void test_fixed_fields(void **state)
+{
+	(void)state;
+	struct perfev_sample s = example_sample();
+	size_t nfixed = sizeof(fixed) / sizeof(fixed[0]);
+
+	for (unsigned m = 0; m < 1u << nfixed; m++) {
+		struct perfev_sample_fmt fmt = full_fmt(PERF_SAMPLE_CALLCHAIN);
+		uint64_t buf[64], rec[66];
+		struct perfev_sample out;
+		struct perfev_record r;
+		const char *names[9];
+		size_t k = 0;
+		char want[160];
+
+		for (size_t i = 0; i < nfixed; i++)
+			if (m & (1u << i)) {
+				fmt.sample_type |= fixed[i].bit;
+				names[k++] = fixed[i].name;
+			}
+		int n = perfev_sample__encode(&fmt, &s, buf, sizeof(buf));
+
+		assert_int_equal(n, (int)(8 * k + 8 + 8 * s.callchain.nr));
+		memset(&out, 0xa5, sizeof(out));
+		assert_int_equal(perfev_sample__parse(&fmt, buf, (size_t)n, &out), 0);
+		assert_same_sample(&fmt, &s, &out);
+		/* The same body after a header: the record parser's own path. */
+		struct perf_event_header h = { PERF_RECORD_SAMPLE, 0, (uint16_t)(n + 8) };
+
+		memcpy(rec, &h, 8);
+		memcpy(rec + 1, buf, (size_t)n);
+		assert_int_equal(perfev_record__parse(&fmt, rec, (size_t)n + 8, &r), 0);
+		assert_same_sample(&fmt, &s, &r.sample);
+		assert_int_equal(r.sample.sample_type, fmt.sample_type);
+		for (size_t len = 0; len < 8 * k; len++) {
+			size_t at = len / 8 * 8;
+
+			snprintf(want, sizeof(want), "sample: %s needs 8 bytes at offset %zu, record has %zu",
+				 names[len / 8], at, len);
+			assert_int_equal(perfev_sample__parse(&fmt, buf, len, &out), -PERFEV_ERR_FORMAT);
+			assert_string_equal(perfev_last_error(), want);
+			h.size = (uint16_t)(len + 8);
+			memcpy(rec, &h, 8);
+			snprintf(want, sizeof(want), "needs 8 bytes at offset %zu, record has %zu", at + 8,
+				 len + 8);
+			assert_int_equal(perfev_record__parse(&fmt, rec, len + 8, &r), -PERFEV_ERR_FORMAT);
+			assert_non_null(strstr(perfev_last_error(), want));
+			assert_non_null(strstr(perfev_last_error(), names[len / 8]));
+		}
+	}
+}
+
 static void test_encode_inconsistent(void **state)
 {
 	(void)state;
@@ -885,6 +954,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_round_trip_each_bit),
 		cmocka_unit_test(test_round_trip_all_bits),
+		cmocka_unit_test(test_fixed_fields),
 		cmocka_unit_test(test_encode_inconsistent),
 		cmocka_unit_test(test_from_attr),
 		cmocka_unit_test(test_record_types),

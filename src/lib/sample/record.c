@@ -334,7 +334,7 @@ int perfev_record__parse(const struct perfev_sample_fmt *fmt, const void *buf, s
 	if (h.type == PERF_RECORD_SAMPLE) {
 		struct rd r = { .p = body, .end = blen, .base = sizeof(h), .what = what };
 
-		return sample__parse_rd(fmt, &r, &out->sample);
+		return sample__parse_body(fmt, &r, &out->sample);
 	}
 	tsz = sample_id__size(fmt);
 	if (tsz > blen)

@@ -78,6 +78,8 @@ int sample_fmt__check(const struct perfev_sample_fmt *fmt);
 size_t sample_id__size(const struct perfev_sample_fmt *fmt);
 /* Decodes a sample body from r (offsets in errors relative to the record). */
 int sample__parse_rd(const struct perfev_sample_fmt *fmt, struct rd *r, struct perfev_sample *out);
+/* The same for a checked format, into a cleared *out. */
+int sample__parse_body(const struct perfev_sample_fmt *fmt, struct rd *r, struct perfev_sample *out);
 /* A read_format value (PERF_SAMPLE_READ, PERF_RECORD_READ) in place. */
 int read_value__parse(uint64_t rf, struct rd *r, uint64_t *nr, const void **data, size_t *size);
 int sample_id__parse(const struct perfev_sample_fmt *fmt, struct rd *r, struct perfev_sample_id *out);

@@ -131,17 +131,79 @@ static int parse_regs(struct rd *r, uint64_t mask, uint64_t *abi, uint64_t *nr,
 	return rd_array(r, *nr, 8, regs, field_nr);
 }
 
-int sample__parse_rd(const struct perfev_sample_fmt *fmt, struct rd *r, struct perfev_sample *out)
+/* The fields before READ: one 8-byte word each, always in this order. */
+#define FIXED_FIELDS                                                                               \
+	(PERF_SAMPLE_IDENTIFIER | PERF_SAMPLE_IP | PERF_SAMPLE_TID | PERF_SAMPLE_TIME |            \
+	 PERF_SAMPLE_ADDR | PERF_SAMPLE_ID | PERF_SAMPLE_STREAM_ID | PERF_SAMPLE_CPU |             \
+	 PERF_SAMPLE_PERIOD)
+
+static const struct {
+	uint64_t bit;
+	const char *name;
+} fixed_fields[] = {
+	{ PERF_SAMPLE_IDENTIFIER, "identifier" }, { PERF_SAMPLE_IP, "ip" },
+	{ PERF_SAMPLE_TID, "tid" },		  { PERF_SAMPLE_TIME, "time" },
+	{ PERF_SAMPLE_ADDR, "addr" },		  { PERF_SAMPLE_ID, "id" },
+	{ PERF_SAMPLE_STREAM_ID, "stream_id" },	  { PERF_SAMPLE_CPU, "cpu" },
+	{ PERF_SAMPLE_PERIOD, "period" },
+};
+
+/*
+ * The record ends inside its fixed fields: the error names the first field
+ * that does not fit, at its offset.
+ */
+static int fixed_cut_short(uint64_t t, struct rd *r)
 {
-	uint64_t t;
+	for (size_t i = 0; i < ARRAY_SIZE(fixed_fields); i++) {
+		if (!(t & fixed_fields[i].bit))
+			continue;
+		int err = rd_need(r, 8, fixed_fields[i].name);
+
+		if (err)
+			return err;
+		r->off += 8;
+	}
+	return set_error(PERFEV_ERR_FORMAT, "%s: fixed fields cut short", r->what); /* not reached */
+}
+
+/*
+ * The body of a sample, into a cleared *out, for a checked format.  Every
+ * sample holds the fixed fields, so they take one bounds check, not one each:
+ * the records of a big file are decoded twice (read ahead and delivered).
+ */
+int sample__parse_body(const struct perfev_sample_fmt *fmt, struct rd *r, struct perfev_sample *out)
+{
+	uint64_t t = fmt->sample_type;
+	const unsigned char *p;
 	int err;
 
-	*out = (struct perfev_sample){ 0 };
-	err = sample_fmt__check(fmt);
-	if (err)
-		return err;
-	t = fmt->sample_type;
 	out->sample_type = t;
+	if (rd_left(r) < 8u * (size_t)__builtin_popcountll(t & FIXED_FIELDS))
+		return fixed_cut_short(t, r);
+	p = r->p + r->off;
+#define TAKE(bit, dst)                                                                             \
+	if (t & (bit)) {                                                                           \
+		memcpy(&(dst), p, 8);                                                              \
+		p += 8;                                                                            \
+	}
+#define TAKE2(bit, a, b)                                                                           \
+	if (t & (bit)) {                                                                           \
+		memcpy(&(a), p, 4);                                                                \
+		memcpy(&(b), p + 4, 4);                                                            \
+		p += 8;                                                                            \
+	}
+	TAKE(PERF_SAMPLE_IDENTIFIER, out->identifier);
+	TAKE(PERF_SAMPLE_IP, out->ip);
+	TAKE2(PERF_SAMPLE_TID, out->pid, out->tid);
+	TAKE(PERF_SAMPLE_TIME, out->time);
+	TAKE(PERF_SAMPLE_ADDR, out->addr);
+	TAKE(PERF_SAMPLE_ID, out->id);
+	TAKE(PERF_SAMPLE_STREAM_ID, out->stream_id);
+	TAKE2(PERF_SAMPLE_CPU, out->cpu, out->cpu_res);
+	TAKE(PERF_SAMPLE_PERIOD, out->period);
+#undef TAKE
+#undef TAKE2
+	r->off = (size_t)(p - r->p);
 
 #define U64(bit, dst, name)                                                                        \
 	if (t & (bit)) {                                                                           \
@@ -149,23 +211,6 @@ int sample__parse_rd(const struct perfev_sample_fmt *fmt, struct rd *r, struct p
 		if (err)                                                                           \
 			return err;                                                                \
 	}
-	U64(PERF_SAMPLE_IDENTIFIER, out->identifier, "identifier");
-	U64(PERF_SAMPLE_IP, out->ip, "ip");
-	if (t & PERF_SAMPLE_TID) {
-		err = rd_u32x2(r, &out->pid, &out->tid, "tid");
-		if (err)
-			return err;
-	}
-	U64(PERF_SAMPLE_TIME, out->time, "time");
-	U64(PERF_SAMPLE_ADDR, out->addr, "addr");
-	U64(PERF_SAMPLE_ID, out->id, "id");
-	U64(PERF_SAMPLE_STREAM_ID, out->stream_id, "stream_id");
-	if (t & PERF_SAMPLE_CPU) {
-		err = rd_u32x2(r, &out->cpu, &out->cpu_res, "cpu");
-		if (err)
-			return err;
-	}
-	U64(PERF_SAMPLE_PERIOD, out->period, "period");
 	if (t & PERF_SAMPLE_READ) {
 		out->read.format = fmt->read_format;
 		err = read_value__parse(fmt->read_format, r, &out->read.nr, &out->read.data,
@@ -255,6 +300,15 @@ int sample__parse_rd(const struct perfev_sample_fmt *fmt, struct rd *r, struct p
 	}
 #undef U64
 	return 0;
+}
+
+int sample__parse_rd(const struct perfev_sample_fmt *fmt, struct rd *r, struct perfev_sample *out)
+{
+	int err;
+
+	*out = (struct perfev_sample){ 0 };
+	err = sample_fmt__check(fmt);
+	return err ? err : sample__parse_body(fmt, r, out);
 }
 
 int perfev_sample__parse(const struct perfev_sample_fmt *fmt, const void *rec, size_t size,
