@@ -48,6 +48,8 @@ extern FILE *cli_result_stream;
  * saying so (naming it as name: "standard output", "'out.txt'").
  */
 bool cli_stream_ok(FILE *f, const char *name);
+/* What to do about a failed write ("; free some space ..."), or "" where the error says it all. */
+const char *cli_write_hint(int err);
 struct perfev_json;
 /* Deletes a JSON writer to f, keeping the errno of a failed write for cli_stream_ok(). */
 void cli_json_done(struct perfev_json *j, FILE *f);

@@ -761,6 +761,9 @@ static void off_cpu_notes(const struct report_state *st)
 			 ss->nr_off_cpu_unmatched, ss->nr_off_cpu_open);
 }
 
+/* stdout's buffer: glibc ignores setvbuf's size when it allocates one (4 KiB then). */
+static char out_buf[64 * 1024];
+
 int cmd_report(int argc, char **argv)
 {
 	struct report_opts o = { 0 };
@@ -774,7 +777,7 @@ int cmd_report(int argc, char **argv)
 	choose_ui(&o);
 	/* Tens of thousands of rows: written in big pieces, not one system call per 4 KiB. */
 	if (o.ui != REPORT_UI_TUI && !isatty(STDOUT_FILENO))
-		setvbuf(stdout, NULL, _IOFBF, 64 * 1024);
+		setvbuf(stdout, out_buf, _IOFBF, sizeof(out_buf));
 	/* A flat report asked for as such needs no callers: they are not even walked. */
 	st.s = cli_session_open_off_cpu(o.input, no_demangle, &o.quiet, o.filter, &o.off_cpu,
 					o.graph_set && o.graph == GRAPH_NONE && o.children_set &&

@@ -592,6 +592,8 @@ const struct opt_cmd script_cmd = {
 	.operand_hint = "the file is given with -i",
 };
 
+static char out_buf[256 * 1024];
+
 int cmd_script(int argc, char **argv)
 {
 	struct script_state st = { .fields = { DEFAULT_FIELDS, TRACEPOINT_FIELDS }, .out = stdout };
@@ -603,9 +605,10 @@ int cmd_script(int argc, char **argv)
 	/*
 	 * Into a file or pipe, a sample's text goes out in big blocks: with
 	 * stdio's 4 KB buffer, every deep call chain cost a write(2) or two.
+	 * The buffer is given: glibc ignores the size when it allocates one.
 	 */
 	if (!isatty(STDOUT_FILENO))
-		setvbuf(stdout, NULL, _IOFBF, 256 * 1024);
+		setvbuf(stdout, out_buf, _IOFBF, sizeof(out_buf));
 	if (!opt_parse(&script_cmd, argc, argv, &a, &st, &ret))
 		goto out;
 	ret = 1;
@@ -621,8 +624,11 @@ int cmd_script(int argc, char **argv)
 	}
 	err = perfev_session__process(st.s, on_sample, &st);
 	if (fflush(stdout) || err == -EIO) {
-		if (errno != EPIPE)
-			cli_error("cannot write the output: %s", strerror(errno ? errno : EIO));
+		int e = errno ? errno : EIO;
+
+		if (e != EPIPE)
+			cli_error("cannot write to standard output: %s%s", strerror(e),
+				  cli_write_hint(e));
 		goto out;
 	}
 	if (err == -ENOMEM) {

@@ -118,8 +118,7 @@ bool cli_parse_long(const char *opt, const char *s, long min, long max, long *ou
 	return true;
 }
 
-/* What to do about a failed write, where the error says more than its name. */
-static const char *write_hint(int err)
+const char *cli_write_hint(int err)
 {
 	switch (err) {
 	case ENOSPC:
@@ -162,7 +161,7 @@ bool cli_stream_ok(FILE *f, const char *name)
 		return true;
 	/* A message about stderr would go where writing just failed: the exit status tells. */
 	if (f != stderr)
-		cli_error("cannot write to %s: %s%s", name, strerror(err), write_hint(err));
+		cli_error("cannot write to %s: %s%s", name, strerror(err), cli_write_hint(err));
 	return false;
 }
 
@@ -235,7 +234,7 @@ static int close_stdout(int ret)
 	if (fclose(stdout) != 0 && ok) {
 		int err = errno;
 
-		cli_error("cannot write to standard output: %s%s", strerror(err), write_hint(err));
+		cli_error("cannot write to standard output: %s%s", strerror(err), cli_write_hint(err));
 		ok = false;
 	}
 	return ok ? 0 : 1;

@@ -72,10 +72,10 @@ full() {
 	shift
 	"$@" >/dev/full 2>err
 	st=$?
-	if [ $st = 1 ] && grep -q "No space left on device" err; then
-		ok "$desc: exit 1, says the disk is full"
+	if [ $st = 1 ] && grep -q "No space left on device; free some space" err; then
+		ok "$desc: exit 1, says the disk is full and what to do"
 	else
-		not_ok "$desc: exit 1, says the disk is full" "status $st" "$(cat err)"
+		not_ok "$desc: exit 1, says the disk is full and what to do" "status $st" "$(cat err)"
 	fi
 }
 "$PERFEV" record -q -o hot.data -- "$HOT" 20 >/dev/null 2>&1
