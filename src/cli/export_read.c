@@ -260,6 +260,14 @@ void export_first_series(struct export_data *d, const char *format, bool quiet)
 	d->nr_series = 1;
 }
 
+/*
+ * The output file's buffer (one file is open at a time): glibc ignores
+ * setvbuf's size when it allocates the buffer itself, and its own 4 KiB
+ * made a write(2) per 4 KiB of a report of many megabytes.
+ */
+static char out_buf[256 * 1024];
+static FILE *out_buf_owner;
+
 FILE *export_open_output(const char *path, bool binary)
 {
 	FILE *f;
@@ -275,6 +283,8 @@ FILE *export_open_output(const char *path, bool binary)
 	f = fopen(path, "w");
 	if (!f)
 		cli_error("cannot write '%s': %s", path, strerror(errno));
+	else if (!out_buf_owner && !setvbuf(f, out_buf, _IOFBF, sizeof(out_buf)))
+		out_buf_owner = f;
 	return f;
 }
 
@@ -288,6 +298,8 @@ bool export_close_output(FILE *f, const char *path, bool ok)
 		ok = false;
 	}
 	if (to_file) {
+		if (f == out_buf_owner)
+			out_buf_owner = NULL; /* free again once f is closed, below */
 		if (fclose(f) && ok) {
 			cli_error("cannot write '%s': %s", path, strerror(errno));
 			ok = false;
