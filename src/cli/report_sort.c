@@ -7,9 +7,11 @@
  * distinct texts are sorted once, and are most often a few commands and
  * files), and the last key is compared by its first PFX_BYTES bytes, held
  * in the record that is sorted.  Only rows whose last texts agree in those
- * bytes compare the strings themselves.  32 bytes hold a whole unnamed
+ * bytes compare the strings themselves.  24 bytes hold a whole unnamed
  * address ("[.] 0x0000000001a749e1", most rows of a big C++ program's
- * report): with 16, all of those agreed up to their last digits.
+ * report): with 16, all of those agreed up to their last digits.  The
+ * record stays 64 bytes, as with 16: its memory counts at the peak of a
+ * children report.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -17,16 +19,17 @@
 #include "cli.h"
 #include "report.h"
 
-#define PFX_WORDS 4
+#define PFX_WORDS 3
 #define PFX_BYTES (8 * PFX_WORDS)
 
 struct srec {
 	uint64_t v, self;
 	uint64_t pfx[PFX_WORDS]; /* the last key's first PFX_BYTES bytes, big-endian, NUL-padded */
 	uint32_t rank[NR_KEYS - 1];
-	uint32_t row;
-	uint32_t whole; /* the last key's text ends within pfx */
+	uint32_t row : 31;
+	uint32_t whole : 1; /* the last key's text ends within pfx */
 };
+_Static_assert(sizeof(struct srec) == 64, "a sort record is a cache line");
 
 struct distinct {
 	const char *s;
@@ -230,8 +233,11 @@ bool report_sort_rows(const struct report_row *rows, size_t n, const enum report
 		      int nr_keys, uint32_t *order)
 {
 	struct sort_ctx c = { rows, nr_keys ? keys[nr_keys - 1] : KEY_SYM, nr_keys ? nr_keys - 1 : 0 };
-	struct srec *a = malloc((n ? n : 1) * sizeof(*a)), *b = malloc((n ? n : 1) * sizeof(*b));
-	uint32_t *rank = malloc((n ? n : 1) * sizeof(*rank));
+	/* Row numbers take 31 bits: 2^31 rows would be hundreds of gigabytes of table anyway. */
+	bool fits = n < (1u << 31);
+	struct srec *a = fits ? malloc((n ? n : 1) * sizeof(*a)) : NULL;
+	struct srec *b = fits ? malloc((n ? n : 1) * sizeof(*b)) : NULL;
+	uint32_t *rank = fits ? malloc((n ? n : 1) * sizeof(*rank)) : NULL;
 	bool ok = false;
 
 	if (!a || !b || !rank)

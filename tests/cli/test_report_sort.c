@@ -3,8 +3,9 @@
  * perfev report's row order (src/cli/report_sort.c) against the plain
  * definition: weight, then self, descending; then each key's text by strcmp;
  * then the row's place.  The texts are made to stress the shortcuts: equal
- * texts at different addresses, texts sharing their first 16 bytes or more,
- * texts shorter than 16 bytes and prefixes of one another.
+ * texts at different addresses, texts sharing their first 16 or 24 bytes
+ * (the part held in the sorted record) or more, texts just shorter or
+ * longer than that, and prefixes of one another.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -54,6 +55,10 @@ static void check_order(size_t n, const enum report_key *keys, int nr, uint64_t 
 		"[.] llvm::SmallVectorImpl<char>::append", "[.] llvm::SmallVectorImpl<int>::append",
 		"[.] llvm::SmallVectorImpl<char>::appen", "clang", "cc1", "libLLVM-14.so.1",
 		"[unknown]", "0123456789abcdef", "0123456789abcdeg", "0123456789abcdef0",
+		"[.] 0x0000000001a749e1", "[.] 0x0000000001a749e2", "01234567890123456789012",
+		"012345678901234567890123", "012345678901234567890124", "0123456789012345678901234",
+		"0123456789012345678901235", "01234567890123456789012345678901234567",
+		"01234567890123456789012345678901234568",
 	};
 	size_t np = sizeof(pool) / sizeof(pool[0]);
 	struct report_row *rows = calloc(n, sizeof(*rows));
