@@ -14,6 +14,7 @@
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
+#include <inttypes.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -353,6 +354,39 @@ static void test_decay(void **state)
  * if it had not been: the stacks added after it find their nodes again, so
  * the tree, node for node, is the one built without trimming.
  */
+/*
+ * An unresolved frame's name is printf's "0x%016llx" (no 0x for a zero),
+ * cut as snprintf cuts it, in every room from none to more than enough.
+ */
+static void test_frame_name(void **state)
+{
+	static const uint64_t addrs[] = { 0, 1, 0x1a749e1, 0xffffffff81000000ull, UINT64_MAX,
+					  0x8000000000000000ull };
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(addrs) / sizeof(addrs[0]); i++) {
+		struct perfev_profile_frame f = { .addr = addrs[i] };
+
+		for (size_t size = 0; size <= 24; size++) {
+			char got[32], want[32];
+
+			memset(got, '#', sizeof(got));
+			memset(want, '#', sizeof(want));
+			snprintf(want, size, addrs[i] ? "0x%016" PRIx64 : "%016" PRIx64, addrs[i]);
+			assert_ptr_equal(perfev_profile_frame__name(&f, got, size), got);
+			assert_memory_equal(got, want, sizeof(got));
+		}
+	}
+	/* A symbol's or an inlined function's name wins over the address. */
+	struct perfev_symbol sym = { .start = 16, .size = 8, .name = "main", .raw_name = "main" };
+	struct perfev_profile_frame named = { .sym = &sym, .addr = 20 };
+	char buf[8];
+
+	assert_string_equal(perfev_profile_frame__name(&named, buf, sizeof(buf)), "main");
+	named.inline_name = "inlined_fn";
+	assert_string_equal(perfev_profile_frame__name(&named, buf, sizeof(buf)), "inlined");
+}
+
 static void test_trim(void **state)
 {
 	struct perfev_profile_opts bo = { .sz = sizeof(bo), .background = true };
@@ -386,6 +420,7 @@ int main(void)
 		cmocka_unit_test(test_zoom_thread),
 		cmocka_unit_test(test_decay),
 		cmocka_unit_test(test_trim),
+		cmocka_unit_test(test_frame_name),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -472,8 +472,24 @@ const char *perfev_profile_frame__name(const struct perfev_profile_frame *f, cha
 		snprintf(buf, size, "%s", f->inline_name);
 	else if (f->sym)
 		snprintf(buf, size, "%s", f->sym->name);
-	else
-		/* printf's %#018llx: no 0x before a zero, as perf's table shows it. */
-		snprintf(buf, size, f->addr ? "0x%016" PRIx64 : "%016" PRIx64, f->addr);
+	else if (size) {
+		/*
+		 * "0x%016llx", or without the 0x for a zero, as perf's table shows
+		 * it: by hand, as a flat report of a program without symbols names
+		 * tens of thousands of addresses and snprintf was a tenth of its
+		 * table's time.
+		 */
+		char hex[2 + 16] = "0x";
+		const char *from = f->addr ? hex : hex + 2;
+		size_t n = f->addr ? 18 : 16;
+		uint64_t a = f->addr;
+
+		for (size_t i = 0; i < 16; i++, a >>= 4)
+			hex[17 - i] = "0123456789abcdef"[a & 15];
+		if (n > size - 1)
+			n = size - 1;
+		memcpy(buf, from, n);
+		buf[n] = '\0';
+	}
 	return buf;
 }
