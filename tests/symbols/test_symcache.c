@@ -4,6 +4,9 @@
  * files); damaged, truncated, foreign or stale cache files are not used
  * (the file is read again and the cache rewritten); a stripped file whose
  * table came from .dynsym is read again once its debug file appears.
+ * Names demangled in one run are kept in the table's file when the
+ * symbolizer goes, and the next run takes them from there, as long as it
+ * demangles the same way.
  * DWARF with compressed sections is kept decompressed beside the tables:
  * the copy answers exactly as the file, and a damaged copy is not used.
  */
@@ -285,6 +288,109 @@ static void test_debug_file_appears(void **state)
 }
 
 /* The kernel's table: cached for the running kernel, the same symbols. */
+static struct perfev_symbolizer *new_sy_dm(const char *cache, bool no_demangle, bool params)
+{
+	struct perfev_symbolizer_opts o = { .sz = sizeof(o), .symcache_dir = cache,
+					    .debug_dir = "/nonexistent", .buildid_dir = "",
+					    .no_demangle = no_demangle, .demangle_params = params };
+	struct perfev_symbolizer *sy = perfev_symbolizer__new(&o);
+
+	assert_non_null(sy);
+	return sy;
+}
+
+/* Every symbol's name asked once (so demangled); how many were mangled. */
+static size_t ask_all(struct perfev_dso *d)
+{
+	size_t mangled = 0;
+
+	for (size_t i = 0; i < d->nsyms; i++) {
+		const struct perfev_symbol *s = perfev_dso__find_symbol(d, d->syms[i].start);
+
+		assert_non_null(s);
+		mangled += s->name != s->raw_name;
+	}
+	return mangled;
+}
+
+/* The names d holds from the file, unasked, are the ones want gives when asked. */
+static size_t names_from_file(struct perfev_dso *d, struct perfev_dso *want)
+{
+	size_t held = 0;
+
+	assert_non_null(d->sc_map);
+	for (size_t i = 0; i < d->nsyms; i++) {
+		const char *n = d->syms[i].name;
+
+		if (!n)
+			continue;
+		held++;
+		assert_true(n >= (const char *)d->sc_map && n < (const char *)d->sc_map + d->sc_len);
+		assert_string_equal(n, perfev_dso__find_symbol(want, d->syms[i].start)->name);
+	}
+	return held;
+}
+
+static void test_names_kept(void **state)
+{
+	char cache[512], elf[1200];
+	(void)state;
+
+	snprintf(cache, sizeof(cache), "%s/names", tmp);
+	snprintf(elf, sizeof(elf), "%s/cxx", symtest);
+	struct perfev_symbolizer *plain = new_sy_dm(NULL, false, false);
+	struct perfev_symbolizer *params = new_sy_dm(NULL, false, true);
+	struct perfev_dso *want = dso_of(plain, elf), *want_params = dso_of(params, elf);
+	size_t mangled = ask_all(want);
+
+	assert_true(mangled >= 3); /* cxx.cc's functions: the program is C++ */
+	ask_all(want_params);
+
+	/* First: parsed from the ELF file, written, then asked: nothing held before. */
+	struct perfev_symbolizer *sy = new_sy_dm(cache, false, false);
+	struct perfev_dso *d = dso_of(sy, elf);
+
+	assert_null(d->sc_map);
+	for (size_t i = 0; i < d->nsyms; i++)
+		assert_null(d->syms[i].name);
+	assert_int_equal(ask_all(d), mangled);
+	assert_true(d->names_new);
+	perfev_symbolizer__delete(sy); /* the file gets the names */
+
+	/* Second: every name from the file, as demangling gives it; nothing to write again. */
+	sy = new_sy_dm(cache, false, false);
+	d = dso_of(sy, elf);
+	assert_int_equal(names_from_file(d, want), d->nsyms);
+	assert_int_equal(ask_all(d), mangled);
+	assert_false(d->names_new);
+	perfev_symbolizer__delete(sy);
+
+	/* Demangled with parameters: the file's names do not hold, and are made again so. */
+	sy = new_sy_dm(cache, false, true);
+	d = dso_of(sy, elf);
+	assert_int_equal(names_from_file(d, want_params), 0);
+	for (size_t i = 0; i < d->nsyms; i++)
+		assert_string_equal(perfev_dso__find_symbol(d, d->syms[i].start)->name,
+				    perfev_dso__find_symbol(want_params, d->syms[i].start)->name);
+	assert_true(d->names_new);
+	perfev_symbolizer__delete(sy); /* now the file holds those */
+	sy = new_sy_dm(cache, false, true);
+	d = dso_of(sy, elf);
+	assert_int_equal(names_from_file(d, want_params), d->nsyms);
+	perfev_symbolizer__delete(sy);
+
+	/* Not demangling: no name from the file, the raw ones, and nothing written. */
+	sy = new_sy_dm(cache, true, false);
+	d = dso_of(sy, elf);
+	assert_int_equal(names_from_file(d, want), 0);
+	assert_int_equal(ask_all(d), 0);
+	assert_false(d->names_new);
+	perfev_symbolizer__delete(sy);
+
+	perfev_symbolizer__delete(plain);
+	perfev_symbolizer__delete(params);
+}
+
 static void test_kernel(void **state)
 {
 	char cache[512];
@@ -441,6 +547,7 @@ int main(void)
 		cmocka_unit_test(test_parse_bounds),
 		cmocka_unit_test(test_debug_file_appears),
 		cmocka_unit_test(test_kernel),
+		cmocka_unit_test(test_names_kept),
 		cmocka_unit_test(test_dwarf_decompressed),
 	};
 

@@ -53,11 +53,12 @@ const char *sym__demangle(struct perfev_dso *d, const char *name)
 {
 	char *dm, *copy;
 
+	/* Before measuring it: most names of a program are not mangled, and a PLT entry's starts so too. */
+	if (d->sy->no_demangle || !looks_mangled(name))
+		return NULL;
 	size_t len = strlen(name), plt = sizeof("@plt") - 1;
 	bool is_plt = len > plt && !strcmp(name + len - plt, "@plt");
 
-	if (d->sy->no_demangle)
-		return NULL;
 	/* A PLT entry's name is its symbol's and "@plt" ("operator new@plt", as perf). */
 	if (is_plt) {
 		char *sym = strndup(name, len - plt);

@@ -160,6 +160,9 @@ const struct perfev_symbol *perfev_dso__find_symbol(struct perfev_dso *d, uint64
 		const char *dm = sym__demangle(d, s->raw_name);
 
 		s->name = dm ? dm : s->raw_name;
+		/* Kept in the cache file at the end: a report of the same program does not demangle again. */
+		if (dm && d->sc_key[0])
+			d->names_new = true;
 	}
 	return s;
 }

@@ -496,10 +496,14 @@ static bool load_cached(struct perfev_dso *d, const char *file, const char *key,
 	d->elf_file = strdup(file);
 	d->sym_file = strdup(ci.sym_file ? ci.sym_file : file);
 	d->dwarf_file = ci.dwarf_file ? strdup(ci.dwarf_file) : NULL;
-	if (!d->elf_file || !d->sym_file || (ci.dwarf_file && !d->dwarf_file)) {
+	d->sc_debuglink = ci.debuglink ? strdup(ci.debuglink) : NULL;
+	if (!d->elf_file || !d->sym_file || (ci.dwarf_file && !d->dwarf_file) ||
+	    (ci.debuglink && !d->sc_debuglink)) {
 		symcache__drop(d);
 		return false;
 	}
+	snprintf(d->sc_key, sizeof(d->sc_key), "%s", key);
+	d->sc_no_symtab = ci.no_symtab;
 	return true;
 }
 
@@ -607,6 +611,11 @@ int dso__load_file(struct perfev_dso *d)
 		if (!info.has_symtab && !elf_debuglink(elf, link, sizeof(link), &crc))
 			ci.debuglink = link;
 		symcache__store(d, key, &ci);
+		/* Without the copy, the names demangled from here on are only not kept. */
+		if (!ci.debuglink || (d->sc_debuglink = strdup(ci.debuglink))) {
+			snprintf(d->sc_key, sizeof(d->sc_key), "%s", key);
+			d->sc_no_symtab = ci.no_symtab;
+		}
 	}
 fail:
 	if (err == -ENOMEM)

@@ -61,6 +61,7 @@ struct perfev_symbolizer *perfev_symbolizer__new(const struct perfev_symbolizer_
 static void dso__delete(struct perfev_dso *d)
 {
 	dso__dwarf_close(d);
+	symcache__update(d);
 	symcache__drop(d);
 	arena_free(&d->names);
 	free(d->image);

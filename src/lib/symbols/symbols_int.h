@@ -80,6 +80,15 @@ struct perfev_dso {
 	/* The symbol cache file the table's names are in (mapped), or NULL. */
 	void *sc_map;
 	size_t sc_len;
+	/*
+	 * The cache file's key ("": the table has none) and what rewriting it
+	 * takes; names_new: names were demangled since the file was read or
+	 * written, and it gets them when d goes (symcache__update()).
+	 */
+	char sc_key[2 * BUILD_ID_MAX + 8];
+	bool sc_no_symtab;
+	char *sc_debuglink;
+	bool names_new;
 
 	/* DWARF, opened on the first srcline/inline question. */
 	bool dwarf_tried;
@@ -230,6 +239,8 @@ int symcache__parse(struct perfev_dso *d, const void *img, size_t len, struct sy
 int symcache__load(struct perfev_dso *d, const char *key, struct symcache_info *info);
 /* Writes d's table (just loaded) under key; failures are silent: the cache is an optimization. */
 void symcache__store(struct perfev_dso *d, const char *key, const struct symcache_info *info);
+/* Writes d's table again when names were demangled since (d->names_new), before d goes. */
+void symcache__update(struct perfev_dso *d);
 /* Drops a table symcache__load() gave d. */
 void symcache__drop(struct perfev_dso *d);
 /* The cache's file for key (false: no cache); its folders made (0 or -errno); the oldest dropped. */

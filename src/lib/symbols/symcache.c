@@ -40,6 +40,9 @@
 #define SC_NONE UINT32_MAX
 #define SC_SEG_KNOWN 1u
 #define SC_NO_SYMTAB 2u
+/* The names of a program's symbols are demangled as without (PLAIN) or with parameters. */
+#define SC_NAMES_PLAIN 4u
+#define SC_NAMES_PARAMS 8u
 /* A table larger than this is no symbol table (10 million symbols). */
 #define SC_MAX_SYMS (10u << 20)
 #define SC_MAX_SEGS 4096u
@@ -57,6 +60,12 @@ struct sc_sym {
 	uint64_t start, size;
 	uint32_t raw, name; /* strtab offsets; name SC_NONE: demangled when first asked */
 };
+
+/* How this symbolizer demangles: which stored names of a program's table it may use. */
+static uint32_t names_mode(const struct perfev_symbolizer *sy)
+{
+	return sy->no_demangle ? 0 : sy->demangle_params ? SC_NAMES_PARAMS : SC_NAMES_PLAIN;
+}
 
 struct sc_seg {
 	uint64_t offset, filesz, vaddr, align;
@@ -99,6 +108,14 @@ int symcache__parse(struct perfev_dso *d, const void *img, size_t len, struct sy
 		return -PERFEV_ERR_FORMAT;
 	if (!size_mul_ok(h.nsyms, sizeof(*syms), &bytes) || !(syms = malloc(bytes)))
 		return -ENOMEM;
+	/*
+	 * A program's names were demangled one way: another way demangles
+	 * them again when asked.  The kernel's own names (modules') always hold.
+	 */
+	bool names_hold = d->kind == DSO_KERNEL ||
+			  (names_mode(d->sy) && (h.flags & (SC_NAMES_PLAIN | SC_NAMES_PARAMS)) ==
+							names_mode(d->sy));
+
 	for (uint64_t i = 0; i < h.nsyms; i++) {
 		struct sc_sym s;
 
@@ -109,6 +126,8 @@ int symcache__parse(struct perfev_dso *d, const void *img, size_t len, struct sy
 		if (!syms[i].raw_name || (s.name != SC_NONE && !syms[i].name) ||
 		    (i && s.start < syms[i - 1].start))
 			goto bad;
+		if (!names_hold)
+			syms[i].name = NULL;
 	}
 	if (h.nsegs && !(segs = calloc(h.nsegs, sizeof(*segs))))
 		goto nomem;
@@ -227,6 +246,10 @@ int symcache__load(struct perfev_dso *d, const char *key, struct symcache_info *
 
 void symcache__drop(struct perfev_dso *d)
 {
+	free(d->sc_debuglink);
+	d->sc_debuglink = NULL;
+	d->sc_key[0] = '\0';
+	d->names_new = false;
 	free(d->syms);
 	free(d->segs);
 	d->syms = NULL;
@@ -361,17 +384,22 @@ void symcache__store(struct perfev_dso *d, const char *key, const struct symcach
 		goto out;
 	memcpy(h.magic, SC_MAGIC, 8);
 	add_str(&t, ""); /* offset 0: no string is ever there but the empty one */
+	/*
+	 * A name of its own is kept for the kernel's modules ("name [mod]"), and
+	 * a program's names as far as they were demangled (the others are
+	 * demangled when first asked, as from the file), with how.
+	 */
+	uint32_t mode = d->kind == DSO_KERNEL ? 0 : names_mode(d->sy);
+
 	for (size_t i = 0; i < d->nsyms; i++) {
 		const struct perfev_symbol *s = &d->syms[i];
+		uint32_t raw = add_str(&t, s->raw_name), name = SC_NONE;
 
-		/*
-		 * A name of its own is kept for the kernel's modules ("name [mod]"); a
-		 * demangled one is made again when first asked, as from the file.
-		 */
-		bool own = d->kind == DSO_KERNEL && s->name && s->name != s->raw_name;
-
-		syms[i] = (struct sc_sym){ s->start, s->size, add_str(&t, s->raw_name),
-					   own ? add_str(&t, s->name) : SC_NONE };
+		if (s->name && s->name == s->raw_name && mode)
+			name = raw;
+		else if (s->name && s->name != s->raw_name && (mode || d->kind == DSO_KERNEL))
+			name = add_str(&t, s->name);
+		syms[i] = (struct sc_sym){ s->start, s->size, raw, name };
 	}
 	for (size_t i = 0; i < d->nsegs; i++)
 		segs[i] = (struct sc_seg){ d->segs[i].offset, d->segs[i].filesz, d->segs[i].vaddr,
@@ -379,7 +407,8 @@ void symcache__store(struct perfev_dso *d, const char *key, const struct symcach
 	h.sym_file = add_str(&t, info->sym_file);
 	h.dwarf_file = add_str(&t, info->dwarf_file);
 	h.debuglink = add_str(&t, info->debuglink);
-	h.flags = (d->seg_offsets_known ? SC_SEG_KNOWN : 0) | (info->no_symtab ? SC_NO_SYMTAB : 0);
+	h.flags = (d->seg_offsets_known ? SC_SEG_KNOWN : 0) | (info->no_symtab ? SC_NO_SYMTAB : 0) |
+		  mode;
 	if (t.nomem)
 		goto out;
 	h.nsyms = d->nsyms;
@@ -415,4 +444,15 @@ out:
 	free(t.buf);
 	free(syms);
 	free(segs);
+}
+
+void symcache__update(struct perfev_dso *d)
+{
+	struct symcache_info ci = { .sym_file = d->sym_file, .dwarf_file = d->dwarf_file,
+				    .debuglink = d->sc_debuglink, .no_symtab = d->sc_no_symtab };
+
+	if (!d->names_new || !d->sc_key[0] || !d->nsyms)
+		return;
+	symcache__store(d, d->sc_key, &ci);
+	d->names_new = false;
 }
