@@ -605,16 +605,13 @@ int dso__load_file(struct perfev_dso *d)
 		}
 	}
 	if (!err && d->nsyms && *key) {
-		struct symcache_info ci = { .sym_file = d->sym_file, .dwarf_file = d->dwarf_file,
-					    .no_symtab = !info.has_symtab };
+		bool has_link = !info.has_symtab && !elf_debuglink(elf, link, sizeof(link), &crc);
 
-		if (!info.has_symtab && !elf_debuglink(elf, link, sizeof(link), &crc))
-			ci.debuglink = link;
-		symcache__store(d, key, &ci);
-		/* Without the copy, the names demangled from here on are only not kept. */
-		if (!ci.debuglink || (d->sc_debuglink = strdup(ci.debuglink))) {
+		/* Out of memory for the link's name: the table is not kept (the cache is an optimization). */
+		if (!has_link || (d->sc_debuglink = strdup(link))) {
 			snprintf(d->sc_key, sizeof(d->sc_key), "%s", key);
-			d->sc_no_symtab = ci.no_symtab;
+			d->sc_no_symtab = !info.has_symtab;
+			symcache__save(d);
 		}
 	}
 fail:

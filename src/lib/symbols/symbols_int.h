@@ -239,6 +239,8 @@ int symcache__parse(struct perfev_dso *d, const void *img, size_t len, struct sy
 int symcache__load(struct perfev_dso *d, const char *key, struct symcache_info *info);
 /* Writes d's table (just loaded) under key; failures are silent: the cache is an optimization. */
 void symcache__store(struct perfev_dso *d, const char *key, const struct symcache_info *info);
+/* Writes d's table under d->sc_key, with what d holds of its files (sym_file, sc_debuglink, ...). */
+void symcache__save(struct perfev_dso *d);
 /* Writes d's table again when names were demangled since (d->names_new), before d goes. */
 void symcache__update(struct perfev_dso *d);
 /* Drops a table symcache__load() gave d. */

@@ -446,13 +446,17 @@ out:
 	free(segs);
 }
 
-void symcache__update(struct perfev_dso *d)
+void symcache__save(struct perfev_dso *d)
 {
 	struct symcache_info ci = { .sym_file = d->sym_file, .dwarf_file = d->dwarf_file,
 				    .debuglink = d->sc_debuglink, .no_symtab = d->sc_no_symtab };
 
-	if (!d->names_new || !d->sc_key[0] || !d->nsyms)
-		return;
 	symcache__store(d, d->sc_key, &ci);
 	d->names_new = false;
+}
+
+void symcache__update(struct perfev_dso *d)
+{
+	if (d->names_new && d->sc_key[0] && d->nsyms)
+		symcache__save(d);
 }
