@@ -48,6 +48,11 @@ extern FILE *cli_result_stream;
  * saying so (naming it as name: "standard output", "'out.txt'").
  */
 bool cli_stream_ok(FILE *f, const char *name);
+/*
+ * Standard output in big blocks when it is no terminal (a report or script
+ * of many megabytes into a file or pipe); before anything is written to it.
+ */
+void cli_stdout_buffered(void);
 /* What to do about a failed write ("; free some space ..."), or "" where the error says it all. */
 const char *cli_write_hint(int err);
 struct perfev_json;

@@ -761,9 +761,6 @@ static void off_cpu_notes(const struct report_state *st)
 			 ss->nr_off_cpu_unmatched, ss->nr_off_cpu_open);
 }
 
-/* stdout's buffer: glibc ignores setvbuf's size when it allocates one (4 KiB then). */
-static char out_buf[64 * 1024];
-
 int cmd_report(int argc, char **argv)
 {
 	struct report_opts o = { 0 };
@@ -776,8 +773,8 @@ int cmd_report(int argc, char **argv)
 		return ret;
 	choose_ui(&o);
 	/* Tens of thousands of rows: written in big pieces, not one system call per 4 KiB. */
-	if (o.ui != REPORT_UI_TUI && !isatty(STDOUT_FILENO))
-		setvbuf(stdout, out_buf, _IOFBF, sizeof(out_buf));
+	if (o.ui != REPORT_UI_TUI)
+		cli_stdout_buffered();
 	/* A flat report asked for as such needs no callers: they are not even walked. */
 	st.s = cli_session_open_off_cpu(o.input, no_demangle, &o.quiet, o.filter, &o.off_cpu,
 					o.graph_set && o.graph == GRAPH_NONE && o.children_set &&

@@ -592,8 +592,6 @@ const struct opt_cmd script_cmd = {
 	.operand_hint = "the file is given with -i",
 };
 
-static char out_buf[256 * 1024];
-
 int cmd_script(int argc, char **argv)
 {
 	struct script_state st = { .fields = { DEFAULT_FIELDS, TRACEPOINT_FIELDS }, .out = stdout };
@@ -605,10 +603,8 @@ int cmd_script(int argc, char **argv)
 	/*
 	 * Into a file or pipe, a sample's text goes out in big blocks: with
 	 * stdio's 4 KB buffer, every deep call chain cost a write(2) or two.
-	 * The buffer is given: glibc ignores the size when it allocates one.
 	 */
-	if (!isatty(STDOUT_FILENO))
-		setvbuf(stdout, out_buf, _IOFBF, sizeof(out_buf));
+	cli_stdout_buffered();
 	if (!opt_parse(&script_cmd, argc, argv, &a, &st, &ret))
 		goto out;
 	ret = 1;

@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "cli.h"
 #include "opt.h"
@@ -116,6 +117,15 @@ bool cli_parse_long(const char *opt, const char *s, long min, long max, long *ou
 	}
 	*out = v;
 	return true;
+}
+
+/* glibc ignores setvbuf's size when it allocates the buffer itself: 4 KiB writes then. */
+static char stdout_buf[256 * 1024];
+
+void cli_stdout_buffered(void)
+{
+	if (!isatty(STDOUT_FILENO))
+		setvbuf(stdout, stdout_buf, _IOFBF, sizeof(stdout_buf));
 }
 
 const char *cli_write_hint(int err)
