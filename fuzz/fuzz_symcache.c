@@ -39,14 +39,21 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			inside(ci.sym_file, img, size);
 			inside(ci.dwarf_file, img, size);
 			inside(ci.debuglink, img, size);
+			/* Symbols are made from the mapping when asked: each one checked as made. */
 			for (size_t i = 0; i < d->nsyms; i++) {
-				inside(d->syms[i].raw_name, img, size);
-				inside(d->syms[i].name, img, size);
-				if (i && d->syms[i].start < d->syms[i - 1].start)
+				const struct perfev_symbol *s = dso__sym(d, i), *p;
+
+				if (!s)
+					break;
+				inside(s->raw_name, img, size);
+				inside(s->name, img, size);
+				if (i && (p = dso__sym(d, i - 1)) && s->start < p->start)
 					__builtin_trap();
+				if (dso__sym(d, i) != s)
+					__builtin_trap(); /* made once: the same symbol again */
 			}
 			for (size_t i = 0; i < d->nsyms && i < 16; i++)
-				perfev_dso__find_symbol(d, d->syms[i].start + 1);
+				perfev_dso__find_symbol(d, symcache__start(d, i) + 1);
 			perfev_dso__map_ip(d, 0x401000, 0x400000, 0);
 		}
 	}

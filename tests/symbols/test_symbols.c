@@ -1058,13 +1058,13 @@ static void test_lookup_speed(void **state)
 	clock_gettime(CLOCK_MONOTONIC, &t1);
 	print_message("libc: %zu symbols loaded in %.1f ms\n", d->nsyms,
 		      (t1.tv_sec - t0.tv_sec) * 1e3 + (t1.tv_nsec - t0.tv_nsec) / 1e6);
-	end = d->syms[d->nsyms - 1].start + d->syms[d->nsyms - 1].size;
+	end = dso__sym(d, d->nsyms - 1)->start + dso__sym(d, d->nsyms - 1)->size;
 	clock_gettime(CLOCK_MONOTONIC, &t0);
 	for (size_t i = 0; i < n; i++) {
 		x ^= x << 13;
 		x ^= x >> 7;
 		x ^= x << 17;
-		hits += perfev_dso__find_symbol(d, d->syms[0].start + x % (end - d->syms[0].start)) != NULL;
+		hits += perfev_dso__find_symbol(d, dso__sym(d, 0)->start + x % (end - dso__sym(d, 0)->start)) != NULL;
 	}
 	clock_gettime(CLOCK_MONOTONIC, &t1);
 	double s = (t1.tv_sec - t0.tv_sec) + (t1.tv_nsec - t0.tv_nsec) / 1e9;

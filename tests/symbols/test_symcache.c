@@ -73,12 +73,12 @@ static void same(struct perfev_dso *a, struct perfev_dso *b)
 	assert_int_equal(a->nsyms, b->nsyms);
 	assert_true(a->nsyms > 0);
 	for (size_t i = 0; i < a->nsyms; i++) {
-		const struct perfev_symbol *x = perfev_dso__find_symbol(a, a->syms[i].start);
-		const struct perfev_symbol *y = perfev_dso__find_symbol(b, a->syms[i].start);
+		const struct perfev_symbol *x = perfev_dso__find_symbol(a, dso__sym(a, i)->start);
+		const struct perfev_symbol *y = perfev_dso__find_symbol(b, dso__sym(a, i)->start);
 
-		assert_int_equal(a->syms[i].start, b->syms[i].start);
-		assert_int_equal(a->syms[i].size, b->syms[i].size);
-		assert_string_equal(a->syms[i].raw_name, b->syms[i].raw_name);
+		assert_int_equal(dso__sym(a, i)->start, dso__sym(b, i)->start);
+		assert_int_equal(dso__sym(a, i)->size, dso__sym(b, i)->size);
+		assert_string_equal(dso__sym(a, i)->raw_name, dso__sym(b, i)->raw_name);
 		assert_non_null(x);
 		assert_non_null(y);
 		assert_string_equal(x->name, y->name);
@@ -305,7 +305,7 @@ static size_t ask_all(struct perfev_dso *d)
 	size_t mangled = 0;
 
 	for (size_t i = 0; i < d->nsyms; i++) {
-		const struct perfev_symbol *s = perfev_dso__find_symbol(d, d->syms[i].start);
+		const struct perfev_symbol *s = perfev_dso__find_symbol(d, dso__sym(d, i)->start);
 
 		assert_non_null(s);
 		mangled += s->name != s->raw_name;
@@ -320,13 +320,13 @@ static size_t names_from_file(struct perfev_dso *d, struct perfev_dso *want)
 
 	assert_non_null(d->sc_map);
 	for (size_t i = 0; i < d->nsyms; i++) {
-		const char *n = d->syms[i].name;
+		const char *n = dso__sym(d, i)->name;
 
 		if (!n)
 			continue;
 		held++;
 		assert_true(n >= (const char *)d->sc_map && n < (const char *)d->sc_map + d->sc_len);
-		assert_string_equal(n, perfev_dso__find_symbol(want, d->syms[i].start)->name);
+		assert_string_equal(n, perfev_dso__find_symbol(want, dso__sym(d, i)->start)->name);
 	}
 	return held;
 }
@@ -352,7 +352,7 @@ static void test_names_kept(void **state)
 
 	assert_null(d->sc_map);
 	for (size_t i = 0; i < d->nsyms; i++)
-		assert_null(d->syms[i].name);
+		assert_null(dso__sym(d, i)->name);
 	assert_int_equal(ask_all(d), mangled);
 	assert_true(d->names_new);
 	perfev_symbolizer__delete(sy); /* the file gets the names */
@@ -370,8 +370,8 @@ static void test_names_kept(void **state)
 	d = dso_of(sy, elf);
 	assert_int_equal(names_from_file(d, want_params), 0);
 	for (size_t i = 0; i < d->nsyms; i++)
-		assert_string_equal(perfev_dso__find_symbol(d, d->syms[i].start)->name,
-				    perfev_dso__find_symbol(want_params, d->syms[i].start)->name);
+		assert_string_equal(perfev_dso__find_symbol(d, dso__sym(d, i)->start)->name,
+				    perfev_dso__find_symbol(want_params, dso__sym(d, i)->start)->name);
 	assert_true(d->names_new);
 	perfev_symbolizer__delete(sy); /* now the file holds those */
 	sy = new_sy_dm(cache, false, true);
@@ -389,6 +389,73 @@ static void test_names_kept(void **state)
 
 	perfev_symbolizer__delete(plain);
 	perfev_symbolizer__delete(params);
+}
+
+/*
+ * A table read from its cache file makes no symbol before one is found,
+ * makes each once, and a rewrite keeps the stored names of the symbols
+ * the run never made.
+ */
+static void test_made_when_found(void **state)
+{
+	char cache[512], elf[1200];
+	size_t m, held = 0;
+	(void)state;
+
+	snprintf(cache, sizeof(cache), "%s/made", tmp);
+	snprintf(elf, sizeof(elf), "%s/cxx", symtest);
+	struct perfev_symbolizer *plain = new_sy_dm(NULL, false, false);
+	struct perfev_dso *want = dso_of(plain, elf);
+	struct perfev_symbolizer *sy = new_sy_dm(cache, false, false);
+	struct perfev_dso *d = dso_of(sy, elf);
+
+	perfev_symbolizer__delete(sy); /* written, no name asked */
+	sy = new_sy_dm(cache, false, false);
+	d = dso_of(sy, elf);
+	assert_non_null(d->sc_syms);
+	assert_null(d->syms);
+	assert_int_equal(d->memo_n, 0);
+	/* The first mangled symbol: asking it makes the run write its name. */
+	for (m = 0; m < d->nsyms; m++) {
+		const struct perfev_symbol *w = perfev_dso__find_symbol(want, symcache__start(d, m));
+
+		if (w && w->name != w->raw_name)
+			break;
+	}
+	assert_true(m < d->nsyms);
+	const struct perfev_symbol *s = perfev_dso__find_symbol(d, symcache__start(d, m));
+
+	assert_non_null(s);
+	assert_int_equal(d->memo_n, 1);
+	assert_ptr_equal(perfev_dso__find_symbol(d, symcache__start(d, m)), s);
+	assert_int_equal(d->memo_n, 1);
+	assert_string_equal(s->name, perfev_dso__find_symbol(want, s->start)->name);
+	/* An address past every symbol's end makes none. */
+	assert_null(perfev_dso__find_symbol(d, symcache__start(d, d->nsyms - 1) +
+						   symcache__size(d, d->nsyms - 1) + 4096));
+	assert_int_equal(d->memo_n, 1);
+	assert_true(d->names_new);
+	perfev_symbolizer__delete(sy); /* that one name */
+
+	/* Every other symbol asked (another mangled one among them): written again. */
+	sy = new_sy_dm(cache, false, false);
+	d = dso_of(sy, elf);
+	for (size_t i = 0; i < d->nsyms; i++)
+		if (i != m)
+			assert_non_null(perfev_dso__find_symbol(d, symcache__start(d, i)));
+	assert_int_equal(d->memo_n, d->nsyms - 1);
+	assert_true(d->names_new);
+	perfev_symbolizer__delete(sy);
+
+	/* Symbol m, never made in that run, kept its name from the file before. */
+	sy = new_sy_dm(cache, false, false);
+	d = dso_of(sy, elf);
+	for (size_t i = 0; i < d->nsyms; i++)
+		held += dso__sym(d, i)->name != NULL;
+	assert_int_equal(held, d->nsyms);
+	assert_int_equal(names_from_file(d, want), d->nsyms);
+	perfev_symbolizer__delete(sy);
+	perfev_symbolizer__delete(plain);
 }
 
 static void test_kernel(void **state)
@@ -417,12 +484,12 @@ static void test_kernel(void **state)
 	assert_non_null(c->sc_map);
 	assert_int_equal(a->nsyms, c->nsyms);
 	for (size_t i = 0; i < a->nsyms; i++) {
-		assert_int_equal(a->syms[i].start, c->syms[i].start);
-		assert_int_equal(a->syms[i].size, c->syms[i].size);
-		assert_string_equal(a->syms[i].raw_name, c->syms[i].raw_name);
-		assert_true((a->syms[i].name == NULL) == (c->syms[i].name == NULL));
-		if (a->syms[i].name)
-			assert_string_equal(a->syms[i].name, c->syms[i].name);
+		assert_int_equal(dso__sym(a, i)->start, dso__sym(c, i)->start);
+		assert_int_equal(dso__sym(a, i)->size, dso__sym(c, i)->size);
+		assert_string_equal(dso__sym(a, i)->raw_name, dso__sym(c, i)->raw_name);
+		assert_true((dso__sym(a, i)->name == NULL) == (dso__sym(c, i)->name == NULL));
+		if (dso__sym(a, i)->name)
+			assert_string_equal(dso__sym(a, i)->name, dso__sym(c, i)->name);
 	}
 	perfev_symbolizer__delete(plain);
 	perfev_symbolizer__delete(w);
@@ -438,7 +505,7 @@ static char *dwarf_answers(struct perfev_dso *d)
 
 	assert_non_null(f);
 	for (size_t i = 0; i < d->nsyms; i++)
-		for (uint64_t a = d->syms[i].start; a < d->syms[i].start + d->syms[i].size; a++) {
+		for (uint64_t a = dso__sym(d, i)->start; a < dso__sym(d, i)->start + dso__sym(d, i)->size; a++) {
 			struct perfev_inline_frame fr[8];
 			struct perfev_srcline sl;
 			int n = perfev_dso__inline_frames(d, a, fr, 8);
@@ -548,6 +615,7 @@ int main(void)
 		cmocka_unit_test(test_debug_file_appears),
 		cmocka_unit_test(test_kernel),
 		cmocka_unit_test(test_names_kept),
+		cmocka_unit_test(test_made_when_found),
 		cmocka_unit_test(test_dwarf_decompressed),
 	};
 

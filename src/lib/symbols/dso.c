@@ -142,7 +142,7 @@ const struct perfev_symbol *perfev_dso__find_symbol(struct perfev_dso *d, uint64
 	while (lo < hi) {
 		size_t mid = lo + (hi - lo) / 2;
 
-		if (d->syms[mid].start <= addr)
+		if ((d->sc_syms ? symcache__start(d, mid) : d->syms[mid].start) <= addr)
 			lo = mid + 1;
 		else
 			hi = mid;
@@ -151,7 +151,20 @@ const struct perfev_symbol *perfev_dso__find_symbol(struct perfev_dso *d, uint64
 		errno = ENOENT;
 		return NULL;
 	}
-	s = &d->syms[lo - 1];
+	/* An address past the end of the symbol below: no symbol made for that. */
+	if (d->sc_syms) {
+		uint64_t start = symcache__start(d, lo - 1), size = symcache__size(d, lo - 1);
+
+		if (addr - start >= size && !(size == 0 && addr == start)) {
+			errno = ENOENT;
+			return NULL;
+		}
+	}
+	s = dso__sym(d, lo - 1);
+	if (!s) {
+		errno = ENOMEM;
+		return NULL;
+	}
 	if (addr - s->start >= s->size && !(s->size == 0 && addr == s->start)) {
 		errno = ENOENT;
 		return NULL;

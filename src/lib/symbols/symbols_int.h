@@ -10,6 +10,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 
 #include "perfev/symbols.h"
 
@@ -80,6 +81,17 @@ struct perfev_dso {
 	/* The symbol cache file the table's names are in (mapped), or NULL. */
 	void *sc_map;
 	size_t sc_len;
+	/*
+	 * A table from a cache file: its entries in the mapping (checked when
+	 * it was read), where the search reads the starts, and no syms array:
+	 * a symbol is made when first found, kept by its index in memo, so
+	 * loading a table of 100,000 symbols writes none of them.
+	 */
+	const unsigned char *sc_syms;
+	const char *sc_strtab;
+	bool sc_names_hold;
+	struct sym_memo_slot *memo;
+	size_t memo_cap, memo_n;
 	/*
 	 * The cache file's key ("": the table has none) and what rewriting it
 	 * takes; names_new: names were demangled since the file was read or
@@ -245,6 +257,43 @@ void symcache__save(struct perfev_dso *d);
 void symcache__update(struct perfev_dso *d);
 /* Drops a table symcache__load() gave d. */
 void symcache__drop(struct perfev_dso *d);
+/* A symbol cache file's entry: the file's format, read where the file is mapped. */
+struct sc_sym {
+	uint64_t start, size;
+	uint32_t raw, name; /* strtab offsets; name SC_NONE: demangled when first asked */
+};
+
+struct sym_memo_slot {
+	size_t idx1; /* the symbol's index + 1; 0: free */
+	struct perfev_symbol *sym;
+};
+
+static inline uint64_t symcache__start(const struct perfev_dso *d, size_t i)
+{
+	uint64_t start;
+
+	memcpy(&start, d->sc_syms + i * sizeof(struct sc_sym) + offsetof(struct sc_sym, start),
+	       sizeof(start));
+	return start;
+}
+
+static inline uint64_t symcache__size(const struct perfev_dso *d, size_t i)
+{
+	uint64_t size;
+
+	memcpy(&size, d->sc_syms + i * sizeof(struct sc_sym) + offsetof(struct sc_sym, size),
+	       sizeof(size));
+	return size;
+}
+
+/* Symbol i of d's table from its cache file, made when first asked; NULL when out of memory. */
+struct perfev_symbol *symcache__sym(struct perfev_dso *d, size_t i);
+
+/* Symbol i of d's table; NULL when out of memory. */
+static inline struct perfev_symbol *dso__sym(struct perfev_dso *d, size_t i)
+{
+	return d->sc_syms ? symcache__sym(d, i) : &d->syms[i];
+}
 /* The cache's file for key (false: no cache); its folders made (0 or -errno); the oldest dropped. */
 bool symcache__path(const struct perfev_dso *d, const char *key, char *out, size_t size);
 int symcache__mkdir(char *path);

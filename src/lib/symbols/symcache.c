@@ -21,6 +21,7 @@
  */
 #include <dirent.h>
 #include <elf.h>
+#include <stddef.h>
 #include <fcntl.h>
 #include <link.h>
 #include <pthread.h>
@@ -32,6 +33,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "util/idxhash.h"
 #include "util/internal.h"
 #include "symbols/symbols_int.h"
 
@@ -56,10 +58,6 @@ struct sc_hdr {
 	uint32_t sym_file, dwarf_file, debuglink, flags;
 };
 
-struct sc_sym {
-	uint64_t start, size;
-	uint32_t raw, name; /* strtab offsets; name SC_NONE: demangled when first asked */
-};
 
 /* How this symbolizer demangles: which stored names of a program's table it may use. */
 static uint32_t names_mode(const struct perfev_symbolizer *sy)
@@ -87,9 +85,7 @@ int symcache__parse(struct perfev_dso *d, const void *img, size_t len, struct sy
 	const unsigned char *p = img;
 	struct sc_hdr h;
 	const char *strtab;
-	struct perfev_symbol *syms;
 	struct dso_seg *segs = NULL;
-	size_t bytes;
 
 	memset(info, 0, sizeof(*info));
 	if (len < sizeof(h))
@@ -106,31 +102,28 @@ int symcache__parse(struct perfev_dso *d, const void *img, size_t len, struct sy
 	/* Every string ends inside the table: its last byte ends the last one. */
 	if (strtab[h.strtab_size - 1])
 		return -PERFEV_ERR_FORMAT;
-	if (!size_mul_ok(h.nsyms, sizeof(*syms), &bytes) || !(syms = malloc(bytes)))
-		return -ENOMEM;
+	/*
+	 * Every entry is checked now, read only: the symbols themselves are
+	 * made when first found (symcache__sym()).
+	 */
+	for (uint64_t i = 0, prev = 0; i < h.nsyms; i++) {
+		struct sc_sym s;
+
+		memcpy(&s, p + h.syms_off + i * sizeof(s), sizeof(s));
+		if (s.raw >= h.strtab_size || (s.name != SC_NONE && s.name >= h.strtab_size) ||
+		    s.start < prev)
+			return -PERFEV_ERR_FORMAT;
+		prev = s.start;
+	}
 	/*
 	 * A program's names were demangled one way: another way demangles
 	 * them again when asked.  The kernel's own names (modules') always hold.
 	 */
-	bool names_hold = d->kind == DSO_KERNEL ||
-			  (names_mode(d->sy) && (h.flags & (SC_NAMES_PLAIN | SC_NAMES_PARAMS)) ==
-							names_mode(d->sy));
-
-	for (uint64_t i = 0; i < h.nsyms; i++) {
-		struct sc_sym s;
-
-		memcpy(&s, p + h.syms_off + i * sizeof(s), sizeof(s));
-		syms[i] = (struct perfev_symbol){ .start = s.start, .size = s.size,
-						  .raw_name = str_at(strtab, h.strtab_size, s.raw),
-						  .name = str_at(strtab, h.strtab_size, s.name) };
-		if (!syms[i].raw_name || (s.name != SC_NONE && !syms[i].name) ||
-		    (i && s.start < syms[i - 1].start))
-			goto bad;
-		if (!names_hold)
-			syms[i].name = NULL;
-	}
+	d->sc_names_hold = d->kind == DSO_KERNEL ||
+			   (names_mode(d->sy) && (h.flags & (SC_NAMES_PLAIN | SC_NAMES_PARAMS)) ==
+							 names_mode(d->sy));
 	if (h.nsegs && !(segs = calloc(h.nsegs, sizeof(*segs))))
-		goto nomem;
+		return -ENOMEM;
 	for (uint64_t i = 0; i < h.nsegs; i++) {
 		struct sc_seg s;
 
@@ -142,18 +135,14 @@ int symcache__parse(struct perfev_dso *d, const void *img, size_t len, struct sy
 	info->dwarf_file = str_at(strtab, h.strtab_size, h.dwarf_file);
 	info->debuglink = str_at(strtab, h.strtab_size, h.debuglink);
 	info->no_symtab = h.flags & SC_NO_SYMTAB;
-	d->syms = syms;
+	d->syms = NULL;
 	d->nsyms = h.nsyms;
+	d->sc_syms = p + h.syms_off;
+	d->sc_strtab = strtab;
 	d->segs = segs;
 	d->nsegs = h.nsegs;
 	d->seg_offsets_known = h.flags & SC_SEG_KNOWN;
 	return 0;
-bad:
-	free(syms);
-	return -PERFEV_ERR_FORMAT;
-nomem:
-	free(syms);
-	return -ENOMEM;
 }
 
 /* ---- the build id of this code: the object (library or program) symcache.c is in ---- */
@@ -244,6 +233,84 @@ int symcache__load(struct perfev_dso *d, const char *key, struct symcache_info *
 	return 0;
 }
 
+static struct perfev_symbol *memo_make(struct perfev_dso *d, size_t i)
+{
+	struct perfev_symbol *sym = arena_alloc(&d->names, sizeof(*sym));
+	struct sc_sym s;
+
+	if (!sym)
+		return NULL;
+	/* Offsets and order were checked when the file was read. */
+	memcpy(&s, d->sc_syms + i * sizeof(s), sizeof(s));
+	*sym = (struct perfev_symbol){ .start = s.start, .size = s.size,
+				       .raw_name = d->sc_strtab + s.raw,
+				       .name = d->sc_names_hold && s.name != SC_NONE ? d->sc_strtab + s.name
+										 : NULL };
+	return sym;
+}
+
+static size_t memo_slot(size_t i, size_t cap)
+{
+	return (size_t)(hash_mix(i, 0) & (cap - 1));
+}
+
+static bool memo_grow(struct perfev_dso *d)
+{
+	size_t cap = d->memo_cap ? d->memo_cap * 2 : 256;
+	struct sym_memo_slot *n = calloc(cap, sizeof(*n));
+
+	if (!n)
+		return false;
+	for (size_t k = 0; k < d->memo_cap; k++) {
+		size_t j;
+
+		if (!d->memo[k].idx1)
+			continue;
+		for (j = memo_slot(d->memo[k].idx1 - 1, cap); n[j].idx1; j = (j + 1) & (cap - 1))
+			;
+		n[j] = d->memo[k];
+	}
+	free(d->memo);
+	d->memo = n;
+	d->memo_cap = cap;
+	return true;
+}
+
+/* Symbol i when it was made before, else NULL; *slot: where it goes. */
+static struct perfev_symbol *memo_find(const struct perfev_dso *d, size_t i, size_t *slot)
+{
+	size_t j;
+
+	if (!d->memo_cap)
+		return NULL;
+	for (j = memo_slot(i, d->memo_cap); d->memo[j].idx1; j = (j + 1) & (d->memo_cap - 1))
+		if (d->memo[j].idx1 == i + 1)
+			return d->memo[j].sym;
+	if (slot)
+		*slot = j;
+	return NULL;
+}
+
+struct perfev_symbol *symcache__sym(struct perfev_dso *d, size_t i)
+{
+	struct perfev_symbol *sym;
+	size_t j = 0;
+
+	if ((sym = memo_find(d, i, &j)))
+		return sym;
+	/* At most half full: short probes, and always a free slot. */
+	if ((d->memo_n + 1) * 2 > d->memo_cap) {
+		if (!memo_grow(d))
+			return NULL;
+		memo_find(d, i, &j);
+	}
+	if (!(sym = memo_make(d, i)))
+		return NULL;
+	d->memo[j] = (struct sym_memo_slot){ i + 1, sym };
+	d->memo_n++;
+	return sym;
+}
+
 void symcache__drop(struct perfev_dso *d)
 {
 	free(d->sc_debuglink);
@@ -253,6 +320,11 @@ void symcache__drop(struct perfev_dso *d)
 	free(d->syms);
 	free(d->segs);
 	d->syms = NULL;
+	d->sc_syms = NULL;
+	d->sc_strtab = NULL;
+	free(d->memo);
+	d->memo = NULL;
+	d->memo_cap = d->memo_n = 0;
 	d->segs = NULL;
 	d->nsyms = d->nsegs = 0;
 	d->seg_offsets_known = false;
@@ -392,8 +464,24 @@ void symcache__store(struct perfev_dso *d, const char *key, const struct symcach
 	uint32_t mode = d->kind == DSO_KERNEL ? 0 : names_mode(d->sy);
 
 	for (size_t i = 0; i < d->nsyms; i++) {
-		const struct perfev_symbol *s = &d->syms[i];
-		uint32_t raw = add_str(&t, s->raw_name), name = SC_NONE;
+		const struct perfev_symbol *s = d->sc_syms ? memo_find(d, i, NULL) : &d->syms[i];
+		uint32_t raw, name = SC_NONE;
+
+		/* Not made from the file: as the file has it. */
+		if (!s) {
+			struct sc_sym e;
+
+			memcpy(&e, d->sc_syms + i * sizeof(e), sizeof(e));
+			raw = add_str(&t, d->sc_strtab + e.raw);
+			/* As a symbol made from it would be kept (below). */
+			if (e.name != SC_NONE && d->sc_names_hold && e.name == e.raw)
+				name = mode ? raw : SC_NONE;
+			else if (e.name != SC_NONE && d->sc_names_hold && (mode || d->kind == DSO_KERNEL))
+				name = add_str(&t, d->sc_strtab + e.name);
+			syms[i] = (struct sc_sym){ e.start, e.size, raw, name };
+			continue;
+		}
+		raw = add_str(&t, s->raw_name);
 
 		if (s->name && s->name == s->raw_name && mode)
 			name = raw;
