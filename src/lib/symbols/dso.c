@@ -129,6 +129,7 @@ uint64_t perfev_dso__map_ip(struct perfev_dso *d, uint64_t ip, uint64_t map_star
 const struct perfev_symbol *perfev_dso__find_symbol(struct perfev_dso *d, uint64_t addr)
 {
 	struct perfev_symbol *s;
+	uint64_t start, size;
 	size_t lo = 0, hi;
 
 	if (!d) {
@@ -151,22 +152,16 @@ const struct perfev_symbol *perfev_dso__find_symbol(struct perfev_dso *d, uint64
 		errno = ENOENT;
 		return NULL;
 	}
-	/* An address past the end of the symbol below: no symbol made for that. */
-	if (d->sc_syms) {
-		uint64_t start = symcache__start(d, lo - 1), size = symcache__size(d, lo - 1);
-
-		if (addr - start >= size && !(size == 0 && addr == start)) {
-			errno = ENOENT;
-			return NULL;
-		}
+	/* Past the end of the symbol below: none (and none made from a cache file for that). */
+	start = d->sc_syms ? symcache__start(d, lo - 1) : d->syms[lo - 1].start;
+	size = d->sc_syms ? symcache__size(d, lo - 1) : d->syms[lo - 1].size;
+	if (addr - start >= size && !(size == 0 && addr == start)) {
+		errno = ENOENT;
+		return NULL;
 	}
 	s = dso__sym(d, lo - 1);
 	if (!s) {
 		errno = ENOMEM;
-		return NULL;
-	}
-	if (addr - s->start >= s->size && !(s->size == 0 && addr == s->start)) {
-		errno = ENOENT;
 		return NULL;
 	}
 	if (!s->name) {

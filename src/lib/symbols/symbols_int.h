@@ -257,6 +257,7 @@ void symcache__save(struct perfev_dso *d);
 void symcache__update(struct perfev_dso *d);
 /* Drops a table symcache__load() gave d. */
 void symcache__drop(struct perfev_dso *d);
+
 /* A symbol cache file's entry: the file's format, read where the file is mapped. */
 struct sc_sym {
 	uint64_t start, size;

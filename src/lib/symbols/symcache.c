@@ -21,7 +21,6 @@
  */
 #include <dirent.h>
 #include <elf.h>
-#include <stddef.h>
 #include <fcntl.h>
 #include <link.h>
 #include <pthread.h>
@@ -57,7 +56,6 @@ struct sc_hdr {
 	uint64_t syms_off, segs_off, strtab_off, strtab_size;
 	uint32_t sym_file, dwarf_file, debuglink, flags;
 };
-
 
 /* How this symbolizer demangles: which stored names of a program's table it may use. */
 static uint32_t names_mode(const struct perfev_symbolizer *sy)
@@ -233,19 +231,24 @@ int symcache__load(struct perfev_dso *d, const char *key, struct symcache_info *
 	return 0;
 }
 
-static struct perfev_symbol *memo_make(struct perfev_dso *d, size_t i)
+/* Symbol i as its cache file's entry gives it (offsets and order were checked when it was read). */
+static struct perfev_symbol entry_sym(const struct perfev_dso *d, size_t i)
 {
-	struct perfev_symbol *sym = arena_alloc(&d->names, sizeof(*sym));
 	struct sc_sym s;
 
-	if (!sym)
-		return NULL;
-	/* Offsets and order were checked when the file was read. */
 	memcpy(&s, d->sc_syms + i * sizeof(s), sizeof(s));
-	*sym = (struct perfev_symbol){ .start = s.start, .size = s.size,
+	return (struct perfev_symbol){ .start = s.start, .size = s.size,
 				       .raw_name = d->sc_strtab + s.raw,
 				       .name = d->sc_names_hold && s.name != SC_NONE ? d->sc_strtab + s.name
 										 : NULL };
+}
+
+static struct perfev_symbol *memo_make(struct perfev_dso *d, size_t i)
+{
+	struct perfev_symbol *sym = arena_alloc(&d->names, sizeof(*sym));
+
+	if (sym)
+		*sym = entry_sym(d, i);
 	return sym;
 }
 
@@ -464,24 +467,15 @@ void symcache__store(struct perfev_dso *d, const char *key, const struct symcach
 	uint32_t mode = d->kind == DSO_KERNEL ? 0 : names_mode(d->sy);
 
 	for (size_t i = 0; i < d->nsyms; i++) {
+		/* A symbol the run never made: as the file has it. */
+		struct perfev_symbol unmade;
 		const struct perfev_symbol *s = d->sc_syms ? memo_find(d, i, NULL) : &d->syms[i];
-		uint32_t raw, name = SC_NONE;
 
-		/* Not made from the file: as the file has it. */
 		if (!s) {
-			struct sc_sym e;
-
-			memcpy(&e, d->sc_syms + i * sizeof(e), sizeof(e));
-			raw = add_str(&t, d->sc_strtab + e.raw);
-			/* As a symbol made from it would be kept (below). */
-			if (e.name != SC_NONE && d->sc_names_hold && e.name == e.raw)
-				name = mode ? raw : SC_NONE;
-			else if (e.name != SC_NONE && d->sc_names_hold && (mode || d->kind == DSO_KERNEL))
-				name = add_str(&t, d->sc_strtab + e.name);
-			syms[i] = (struct sc_sym){ e.start, e.size, raw, name };
-			continue;
+			unmade = entry_sym(d, i);
+			s = &unmade;
 		}
-		raw = add_str(&t, s->raw_name);
+		uint32_t raw = add_str(&t, s->raw_name), name = SC_NONE;
 
 		if (s->name && s->name == s->raw_name && mode)
 			name = raw;
